@@ -1,0 +1,186 @@
+package io.eve.merkle.graph;
+
+import io.eve.merkle.StateException;
+import io.eve.merkle.codec.Sink;
+import io.eve.merkle.codec.Source;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The {@link TypeHandler} of a {@link Replicated} class, built once when the class is registered.
+ *
+ * <p>Field order is fixed and independent of the JVM: superclass fields before subclass fields, and
+ * within one class by field name. Immutable and thread-safe.
+ */
+final class FieldCodec implements TypeHandler {
+    private final String name;
+    private final FieldSlot[] slots;
+    private final MethodHandle constructor;
+
+    private FieldCodec(String name, FieldSlot[] slots, MethodHandle constructor) {
+        this.name = name;
+        this.slots = slots;
+        this.constructor = constructor;
+    }
+
+    /** Validates {@code type} and builds its codec; the exception names class, field and type. */
+    static FieldCodec of(Class<?> type) {
+        Replicated annotation = type.getAnnotation(Replicated.class);
+        if (annotation == null) {
+            throw new StateException(type.getName() + " is not annotated @Replicated");
+        }
+        checkShape(type);
+        String name = annotation.name().isEmpty() ? type.getName() : annotation.name();
+        return new FieldCodec(name, slotsOf(type), constructorOf(type));
+    }
+
+    private static void checkShape(Class<?> type) {
+        if (!StateObject.class.isAssignableFrom(type)) {
+            throw new StateException(type.getName() + " must extend " + StateObject.class.getName());
+        }
+        if (type.isRecord() || Modifier.isAbstract(type.getModifiers()) || type.isInterface()) {
+            throw new StateException(type.getName() + " must be a concrete class, not a record or abstract type");
+        }
+        if (type.isMemberClass() && !Modifier.isStatic(type.getModifiers())
+                || type.isLocalClass()
+                || type.isAnonymousClass()) {
+            throw new StateException(type.getName() + " must be a top-level or static nested class");
+        }
+    }
+
+    private static FieldSlot[] slotsOf(Class<?> type) {
+        Deque<Class<?>> hierarchy = new ArrayDeque<>();
+        for (Class<?> c = type; c != StateObject.class; c = c.getSuperclass()) {
+            hierarchy.push(c);
+        }
+        List<FieldSlot> slots = new ArrayList<>();
+        for (Class<?> c : hierarchy) {
+            Field[] fields = c.getDeclaredFields();
+            Arrays.sort(fields, Comparator.comparing(Field::getName));
+            for (Field field : fields) {
+                int modifiers = field.getModifiers();
+                if (Modifier.isStatic(modifiers)
+                        || Modifier.isTransient(modifiers)
+                        || field.isSynthetic()
+                        || field.isAnnotationPresent(Exclude.class)) {
+                    continue;
+                }
+                FieldKind kind = FieldKind.of(field.getType());
+                if (kind == null) {
+                    throw new StateException("field " + c.getName() + "." + field.getName() + " of " + type.getName()
+                            + " has unsupported type " + field.getType().getTypeName()
+                            + "; supported: primitives, String, byte[], int[], long[], enums, StateObject subclasses"
+                            + " and arrays of them (mark context fields transient or @Exclude)");
+                }
+                slots.add(FieldSlot.of(field, kind));
+            }
+        }
+        return slots.toArray(new FieldSlot[0]);
+    }
+
+    private static MethodHandle constructorOf(Class<?> type) {
+        try {
+            Constructor<?> constructor = type.getDeclaredConstructor();
+            constructor.setAccessible(true);
+            return MethodHandles.lookup()
+                    .unreflectConstructor(constructor)
+                    .asType(MethodType.methodType(StateObject.class));
+        } catch (NoSuchMethodException e) {
+            throw new StateException(
+                    type.getName()
+                            + " needs a no-argument constructor (any visibility) so state transfer can create instances",
+                    e);
+        } catch (IllegalAccessException | RuntimeException e) {
+            throw new StateException("cannot access the constructor of " + type.getName(), e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void encode(StateObject object, Sink sink) {
+        for (FieldSlot slot : slots) {
+            slot.encode(object, sink);
+        }
+    }
+
+    @Override
+    public Object capture(StateObject object) {
+        Object[] values = new Object[slots.length];
+        for (int i = 0; i < slots.length; i++) {
+            values[i] = slots[i].capture(object);
+        }
+        return values;
+    }
+
+    @Override
+    public void restore(StateObject object, Object preImage) {
+        Object[] values = (Object[]) preImage;
+        for (int i = 0; i < slots.length; i++) {
+            slots[i].restore(object, values[i]);
+        }
+    }
+
+    @Override
+    public void forEachReference(StateObject object, Consumer<StateObject> action) {
+        for (FieldSlot slot : slots) {
+            slot.forEachReference(object, action);
+        }
+    }
+
+    @Override
+    public void forEachNewReference(StateObject object, Consumer<StateObject> action) {
+        forEachReference(object, action);
+    }
+
+    @Override
+    public void afterSeal(StateObject object) {}
+
+    @Override
+    public void writeDelta(StateObject object, long sinceSeq, boolean whole, Sink sink) {
+        encode(object, sink);
+    }
+
+    @Override
+    public PendingWrite readDelta(Source source, boolean whole) {
+        Object[] values = new Object[slots.length];
+        for (int i = 0; i < slots.length; i++) {
+            values[i] = slots[i].read(source);
+        }
+        return (target, objects, epoch) -> {
+            for (int i = 0; i < slots.length; i++) {
+                slots[i].install(target, values[i], objects);
+            }
+        };
+    }
+
+    @Override
+    public StateObject newInstance() {
+        try {
+            return (StateObject) constructor.invokeExact();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new StateException("the constructor of " + name + " failed", e);
+        }
+    }
+
+    /** Field names in encoding order, for error messages and documentation. */
+    List<String> fieldNames() {
+        return Arrays.stream(slots).map(FieldSlot::name).toList();
+    }
+}

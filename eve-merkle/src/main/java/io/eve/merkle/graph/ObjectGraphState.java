@@ -1,0 +1,308 @@
+package io.eve.merkle.graph;
+
+import io.eve.merkle.ApplyResult;
+import io.eve.merkle.Digest;
+import io.eve.merkle.StateDelta;
+import io.eve.merkle.StateException;
+import io.eve.merkle.VersionedState;
+import io.eve.merkle.codec.HashSink;
+import io.eve.merkle.tree.IdTree;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A {@link VersionedState} made of annotated Java objects (Eve §5.2): the application's
+ * {@link Replicated} objects and replicated collections, reachable from named roots, each a leaf of a
+ * copy-on-write Merkle tree indexed by a dense object id.
+ *
+ * <p>During a batch, executor threads read and write objects concurrently and call {@link #modify}
+ * before an object's first write in the batch; the replicated collections do that themselves. At
+ * {@link #seal} new objects get ids deterministically by a reference scan from the dirty objects
+ * (Eve §5.2.1), every {@code gcInterval} batches unreachable objects are freed (Eve §5.2.2), dirty
+ * leaves are hashed (in parallel above a threshold) and the root is computed.
+ *
+ * <p>Supported field types: {@code boolean, byte, short, char, int, long, float, double}, {@code String},
+ * {@code byte[]}, {@code int[]}, {@code long[]}, enums, references to {@link StateObject}s and arrays of
+ * them. {@code transient} and {@link Exclude}d fields are not state.
+ *
+ * <p>Threads: {@link #modify} and the collections are safe to call from any executor thread during a
+ * batch. Every other method is called by one thread while no request runs.
+ */
+public final class ObjectGraphState implements VersionedState {
+    private final StateConfig config;
+    private final TypeRegistry types;
+    private final IdTree<StateObject> tree;
+    private final IdAllocator allocator = new IdAllocator();
+    private final NavigableMap<Long, Version> versions = new TreeMap<>();
+    private final Sealer sealer;
+
+    private NavigableMap<String, StateObject> roots = Collections.emptyNavigableMap();
+    private boolean rootsChanged;
+    private BatchLog log = new BatchLog();
+    private volatile long generation = 1;
+    private long sealed = NOTHING;
+    private long stable = NOTHING;
+
+    /** One sealed version: enough to restore it, and the log that undoes the batch that produced it. */
+    record Version(
+            long seq,
+            Digest root,
+            IdTree.Snapshot tree,
+            IdAllocator.Allocation allocation,
+            NavigableMap<String, StateObject> roots,
+            BatchLog log) {}
+
+    ObjectGraphState(StateConfig config) {
+        this.config = config;
+        this.types = new TypeRegistry(Collections.emptyMap());
+        this.tree = new IdTree<>(config.pool(), config.parallelThreshold());
+        this.sealer = new Sealer(this);
+        config.classes().forEach(types::register);
+        tree.set(0, null, Sealer.rootsDigest(roots, allocator).toByteArray(), Long.MIN_VALUE);
+        versions.put(NOTHING, snapshotVersion(NOTHING, null));
+    }
+
+    public static StateConfig.Builder builder() {
+        return StateConfig.builder();
+    }
+
+    /**
+     * Registers a state class ahead of use, validating every field; a replica that receives instances by
+     * transfer must have registered their classes.
+     *
+     * @throws StateException naming the class, the field and its type when a field type is not supported
+     */
+    public void register(Class<? extends StateObject> type) {
+        types.register(type);
+    }
+
+    /**
+     * Must be called before the first write to {@code object} in a batch: saves its pre-image for
+     * rollback and marks it for rehashing at seal. Cheap when repeated. Objects not yet part of the
+     * state (created in this batch) need no call.
+     */
+    public void modify(StateObject object) {
+        ObjectGraphState owner = object.owner;
+        if (owner != this) {
+            if (owner == null) {
+                return;
+            }
+            throw new StateException("object " + object.oid + " belongs to another state");
+        }
+        long current = generation;
+        long seen = object.generation;
+        if (seen != current && StateObject.GENERATION.compareAndSet(object, seen, current)) {
+            TypeHandler handler = types.handlerFor(object);
+            log.preImages.add(new BatchLog.PreImage(object, handler, handler.capture(object)));
+        }
+    }
+
+    /** Sets (or, with {@code null}, removes) a named root. Objects reachable from roots are the state. */
+    public synchronized void setRoot(String name, StateObject object) {
+        Objects.requireNonNull(name, "root name");
+        NavigableMap<String, StateObject> next = new TreeMap<>(roots);
+        if (object == null) {
+            next.remove(name);
+        } else {
+            if (object.owner != null && object.owner != this) {
+                throw new StateException("root " + name + " is an object of another state");
+            }
+            types.handlerFor(object);
+            next.put(name, object);
+        }
+        roots = Collections.unmodifiableNavigableMap(next);
+        rootsChanged = true;
+    }
+
+    /** The root named {@code name}, or {@code null}. */
+    public <T extends StateObject> T root(String name, Class<T> type) {
+        StateObject object = roots.get(name);
+        return object == null ? null : type.cast(object);
+    }
+
+    /** The root names, in order. */
+    public List<String> rootNames() {
+        return List.copyOf(roots.keySet());
+    }
+
+    /** The object with id {@code oid} in the current state, or {@code null}. For tools and tests. */
+    public StateObject objectAt(long oid) {
+        return oid <= 0 ? null : tree.get(oid);
+    }
+
+    /** The id of {@code object} in this state, or 0 if it is not part of it. */
+    public long idOf(StateObject object) {
+        return object.owner == this ? object.oid : 0;
+    }
+
+    @Override
+    public Digest seal(long seq) {
+        if (seq != sealed + 1) {
+            throw new StateException("seal(" + seq + ") out of order: the last sealed version is " + sealed);
+        }
+        return sealer.seal(seq);
+    }
+
+    @Override
+    public void rollbackTo(long seq) {
+        if (seq < stable || seq > sealed) {
+            throw new StateException(
+                    "cannot roll back to " + seq + ": versions " + stable + " to " + sealed + " can be restored");
+        }
+        log.undo(this);
+        for (Version version : versions.tailMap(seq, false).descendingMap().values()) {
+            version.log().undo(this);
+        }
+        versions.tailMap(seq, false).clear();
+        Version target = versions.get(seq);
+        tree.restore(target.tree());
+        allocator.restore(target.allocation());
+        roots = target.roots();
+        rootsChanged = false;
+        log = new BatchLog();
+        generation++;
+        sealed = seq;
+    }
+
+    @Override
+    public void markStable(long seq) {
+        if (seq < stable || seq > sealed) {
+            throw new StateException("cannot mark " + seq + " stable: stable is " + stable + ", sealed is " + sealed);
+        }
+        versions.headMap(seq, false).clear();
+        Version version = versions.get(seq);
+        versions.put(
+                seq, new Version(seq, version.root(), version.tree(), version.allocation(), version.roots(), null));
+        stable = seq;
+    }
+
+    @Override
+    public long sealedSeq() {
+        return sealed;
+    }
+
+    @Override
+    public long stableSeq() {
+        return stable;
+    }
+
+    @Override
+    public Digest rootAt(long seq) {
+        Version version = versions.get(seq);
+        if (version == null) {
+            throw new StateException("no version " + seq + " is kept: versions " + stable + " to " + sealed);
+        }
+        return version.root();
+    }
+
+    @Override
+    public StateDelta deltaSince(long sinceSeq) {
+        if (sinceSeq < NOTHING || sinceSeq > sealed) {
+            throw new StateException("no delta since " + sinceSeq + ": the last sealed version is " + sealed);
+        }
+        requireNoUnsealedWrites("deltaSince");
+        return new DeltaWriter(this).write(sinceSeq);
+    }
+
+    @Override
+    public ApplyResult apply(StateDelta delta, Digest expectedRoot) {
+        Objects.requireNonNull(expectedRoot, "expectedRoot");
+        if (delta.baseSeq() != sealed) {
+            throw new StateException("a delta from version " + delta.baseSeq() + " needs the state at that version;"
+                    + " it is at " + sealed + " (roll back first)");
+        }
+        requireNoUnsealedWrites("apply");
+        return new DeltaReader(this).apply(delta, expectedRoot);
+    }
+
+    /** Whether the debug mode that rehashes everything at seal is on. */
+    public boolean isDebug() {
+        return config.debug();
+    }
+
+    private void requireNoUnsealedWrites(String operation) {
+        if (!log.isEmpty() || rootsChanged) {
+            throw new StateException(operation + " needs a sealed state, but batch " + (sealed + 1)
+                    + " has unsealed writes (seal or roll back first)");
+        }
+    }
+
+    // Package-private access for the mechanics of this package (Sealer, DeltaWriter, DeltaReader).
+
+    StateConfig config() {
+        return config;
+    }
+
+    TypeRegistry types() {
+        return types;
+    }
+
+    IdTree<StateObject> tree() {
+        return tree;
+    }
+
+    IdAllocator allocator() {
+        return allocator;
+    }
+
+    BatchLog log() {
+        return log;
+    }
+
+    NavigableMap<String, StateObject> roots() {
+        return roots;
+    }
+
+    boolean rootsChanged() {
+        return rootsChanged;
+    }
+
+    void replaceRoots(NavigableMap<String, StateObject> newRoots) {
+        roots = Collections.unmodifiableNavigableMap(new TreeMap<>(newRoots));
+        rootsChanged = true;
+    }
+
+    /** Records {@code seq} as sealed with {@code root}, starting a fresh batch. */
+    void commitVersion(long seq, Digest root) {
+        versions.put(seq, snapshotVersion(seq, log));
+        log = new BatchLog();
+        rootsChanged = false;
+        generation++;
+        sealed = seq;
+    }
+
+    void startApplyBatch() {
+        generation++;
+    }
+
+    private Version snapshotVersion(long seq, BatchLog batchLog) {
+        IdTree.Snapshot snapshot = tree.snapshot();
+        return new Version(seq, snapshot.rootDigest(), snapshot, allocator.snapshot(), roots, batchLog);
+    }
+
+    /** The ids of the roots, in name order (for digests and deltas). */
+    Map<String, Long> rootIds() {
+        Map<String, Long> ids = new TreeMap<>();
+        roots.forEach((name, object) -> ids.put(name, FieldSlot.idOf(object)));
+        return ids;
+    }
+
+    static HashSink sink() {
+        return HashSink.forCurrentThread();
+    }
+
+    List<StateObject> objectsInIdOrder() {
+        List<StateObject> all = new ArrayList<>();
+        tree.forEach((id, object, lastModified) -> {
+            if (object != null) {
+                all.add(object);
+            }
+        });
+        return all;
+    }
+}

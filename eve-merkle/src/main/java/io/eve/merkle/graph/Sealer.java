@@ -1,0 +1,218 @@
+package io.eve.merkle.graph;
+
+import io.eve.merkle.Digest;
+import io.eve.merkle.StateException;
+import io.eve.merkle.codec.HashSink;
+import io.eve.merkle.tree.IdTree;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ForkJoinTask;
+import java.util.function.Consumer;
+
+/**
+ * Ends a batch (DESIGN.md section 4): places new objects, collects garbage when due, hashes dirty leaves
+ * and the tree, and in debug mode checks the incremental root against a full rehash. Runs on the sealing
+ * thread; leaf hashing fans out to the configured pool.
+ *
+ * <p>Leaf digest format: SHA-256(0x00 || stable class name || the object's canonical encoding). The
+ * table at id 0: SHA-256(0x03 || root count || (name, id) in name order || next id || free-list cursor
+ * || free-list digest), so the id allocator, which decides future placements, is part of the state.
+ */
+final class Sealer {
+    private final ObjectGraphState state;
+
+    Sealer(ObjectGraphState state) {
+        this.state = state;
+    }
+
+    Digest seal(long seq) {
+        BatchLog log = state.log();
+        List<StateObject> dirty = new ArrayList<>();
+        log.preImages.forEach(preImage -> dirty.add(preImage.object()));
+        dirty.sort(Comparator.comparingLong(object -> object.oid));
+        place(dirty, log, seq);
+        if (state.config().gcInterval() > 0 && seq % state.config().gcInterval() == 0) {
+            collect(log, seq);
+        }
+        List<StateObject> touched = new ArrayList<>(dirty.size() + log.placed.size());
+        dirty.stream().filter(StateObject::isPlaced).forEach(touched::add);
+        log.placed.stream().filter(StateObject::isPlaced).forEach(touched::add);
+        return finish(touched, seq);
+    }
+
+    /** Seals a version installed by a transfer: the objects are already placed. */
+    Digest sealApplied(List<StateObject> touched, long seq) {
+        return finish(touched, seq);
+    }
+
+    private Digest finish(List<StateObject> touched, long seq) {
+        hashLeaves(touched, seq);
+        Digest table = rootsDigest(state.roots(), state.allocator());
+        if (!table.equals(state.tree().slotDigest(0))) {
+            state.tree().set(0, null, table.toByteArray(), seq);
+        }
+        Digest root = state.tree().rootDigest();
+        if (state.config().debug()) {
+            checkEverything(seq, root);
+        }
+        for (StateObject object : touched) {
+            state.types().handlerFor(object).afterSeal(object);
+        }
+        state.commitVersion(seq, root);
+        return root;
+    }
+
+    /** Eve §5.2.1: scan the dirty objects in id order, give unplaced referents the next ids, recurse. */
+    private void place(List<StateObject> dirty, BatchLog log, long seq) {
+        ArrayDeque<StateObject> pending = new ArrayDeque<>();
+        Consumer<StateObject> visit = ref -> {
+            if (ref.owner == state) {
+                return;
+            }
+            if (ref.owner != null) {
+                throw new StateException("a reference leads to object " + ref.oid + " of another state");
+            }
+            state.types().handlerFor(ref);
+            ref.oid = state.allocator().allocate();
+            ref.owner = state;
+            ref.placedSeq = seq;
+            log.placed.add(ref);
+            state.tree().set(ref.oid, ref, Digest.ZERO.toByteArray(), seq);
+            pending.add(ref);
+        };
+        if (state.rootsChanged()) {
+            state.roots().values().forEach(root -> drain(root, visit, pending));
+        }
+        for (StateObject object : dirty) {
+            state.types().handlerFor(object).forEachNewReference(object, visit);
+            drainQueue(visit, pending);
+        }
+    }
+
+    private void drain(StateObject root, Consumer<StateObject> visit, ArrayDeque<StateObject> pending) {
+        visit.accept(root);
+        drainQueue(visit, pending);
+    }
+
+    private void drainQueue(Consumer<StateObject> visit, ArrayDeque<StateObject> pending) {
+        for (StateObject next = pending.poll(); next != null; next = pending.poll()) {
+            state.types().handlerFor(next).forEachReference(next, visit);
+        }
+    }
+
+    /** Eve §5.2.2: mark from the roots, free every placed object not reached; same result everywhere. */
+    private void collect(BatchLog log, long seq) {
+        long limit = state.allocator().nextId();
+        if (limit > Integer.MAX_VALUE) {
+            throw new StateException("more than " + Integer.MAX_VALUE + " object ids are not supported");
+        }
+        BitSet marked = new BitSet((int) limit);
+        ArrayDeque<StateObject> stack = new ArrayDeque<>();
+        Consumer<StateObject> mark = ref -> {
+            if (ref.owner == state && !marked.get((int) ref.oid)) {
+                marked.set((int) ref.oid);
+                stack.push(ref);
+            }
+        };
+        state.roots().values().forEach(mark);
+        for (StateObject next = stack.poll(); next != null; next = stack.poll()) {
+            state.types().handlerFor(next).forEachReference(next, mark);
+        }
+        List<StateObject> garbage = new ArrayList<>();
+        state.tree().forEach((id, object, lastModified) -> {
+            if (object != null && !marked.get((int) id)) {
+                garbage.add(object);
+            }
+        });
+        long[] freedIds = new long[garbage.size()];
+        for (int i = 0; i < freedIds.length; i++) {
+            StateObject object = garbage.get(i);
+            freedIds[i] = object.oid;
+            log.freed.add(new BatchLog.Freed(object, object.oid, object.placedSeq));
+            state.tree().clear(object.oid, seq);
+            object.oid = 0;
+            object.owner = null;
+        }
+        state.allocator().release(freedIds);
+    }
+
+    /** Hashes the leaves of {@code objects} (in parallel above the threshold) and writes them into the tree. */
+    void hashLeaves(List<StateObject> objects, long seq) {
+        int count = objects.size();
+        byte[] digests = new byte[count * Digest.LENGTH];
+        TypeRegistry types = state.types();
+        if (count > state.config().parallelThreshold()) {
+            int chunks = Math.min(count, state.config().pool().getParallelism() * 4);
+            List<ForkJoinTask<?>> tasks = new ArrayList<>(chunks);
+            for (int c = 0; c < chunks; c++) {
+                int from = (int) ((long) count * c / chunks);
+                int to = (int) ((long) count * (c + 1) / chunks);
+                tasks.add(state.config().pool().submit(() -> hashRange(objects, from, to, digests, types)));
+            }
+            tasks.forEach(ForkJoinTask::join);
+        } else {
+            hashRange(objects, 0, count, digests, types);
+        }
+        IdTree<StateObject> tree = state.tree();
+        for (int i = 0; i < count; i++) {
+            StateObject object = objects.get(i);
+            tree.set(object.oid, object, digests, i * Digest.LENGTH, seq);
+        }
+    }
+
+    private static void hashRange(List<StateObject> objects, int from, int to, byte[] out, TypeRegistry types) {
+        for (int i = from; i < to; i++) {
+            StateObject object = objects.get(i);
+            leafDigest(object, types.handlerFor(object), out, i * Digest.LENGTH);
+        }
+    }
+
+    static void leafDigest(StateObject object, TypeHandler handler, byte[] out, int offset) {
+        HashSink sink = HashSink.forCurrentThread();
+        sink.putByte(0x00);
+        sink.putString(handler.name());
+        handler.encode(object, sink);
+        sink.finishInto(out, offset);
+    }
+
+    static Digest rootsDigest(Map<String, StateObject> roots, IdAllocator allocator) {
+        HashSink sink = HashSink.forCurrentThread();
+        sink.putByte(0x03);
+        sink.putInt(roots.size());
+        roots.forEach((name, object) -> {
+            sink.putString(name);
+            sink.putLong(FieldSlot.idOf(object));
+        });
+        allocator.encode(sink);
+        return sink.finish();
+    }
+
+    /** Debug mode: every leaf and the whole tree recomputed from scratch must match the incremental ones. */
+    private void checkEverything(long seq, Digest root) {
+        byte[] fresh = new byte[Digest.LENGTH];
+        state.tree().forEach((id, object, lastModified) -> {
+            if (object == null) {
+                return;
+            }
+            TypeHandler handler = state.types().handlerFor(object);
+            leafDigest(object, handler, fresh, 0);
+            if (!Digest.of(fresh).equals(state.tree().slotDigest(id))) {
+                throw new StateException("debug check at seal(" + seq + "): object " + id + " (" + handler.name()
+                        + ") changed without modify() in this or an earlier batch; its digest is stale, so"
+                        + " replicas would disagree silently. Call modify(object) before writing it.");
+            }
+        });
+        if (!rootsDigest(state.roots(), state.allocator()).equals(state.tree().slotDigest(0))) {
+            throw new StateException("debug check at seal(" + seq + "): the roots table is stale");
+        }
+        Digest recomputed = state.tree().recomputeFromScratch();
+        if (!recomputed.equals(root)) {
+            throw new StateException("debug check at seal(" + seq + "): incremental root " + root
+                    + " differs from the full rehash " + recomputed);
+        }
+    }
+}

@@ -1,0 +1,311 @@
+package io.eve.merkle.tree;
+
+import io.eve.merkle.Digest;
+import io.eve.merkle.codec.HashSink;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+
+/**
+ * A persistent 16-ary Merkle radix tree over dense ids: slot {@code id} holds a value and the 32-byte
+ * digest of that value (DESIGN.md section 4). Keeping an old {@link Snapshot} keeps that version; writes
+ * copy each node on the path at most once per epoch (the epoch is the batch sequence number).
+ *
+ * <p>Digest format: an empty slot and an all-empty node are {@link Digest#ZERO}; any other node is
+ * SHA-256(0x01 || the 16 slot digests); the root digest is SHA-256(0x02 || height as int || the root
+ * node's digest). The tree grows in height as ids grow; it never shrinks.
+ *
+ * <p>Each slot remembers the epoch of its last write and each node the epoch it was created in, which
+ * is the last-modified mark (PBFT's {@code lm}) that lets {@link #forEachChangedSince} visit only what
+ * changed since a version.
+ *
+ * <p>Not thread-safe: one thread writes and hashes at a time. {@link #rootDigest()} may use a
+ * fork-join pool internally to hash independent subtrees in parallel.
+ *
+ * @param <T> the slot values
+ */
+public final class IdTree<T> {
+    private final ForkJoinPool pool;
+    private final int parallelThreshold;
+    private Node root;
+    private int height;
+    private Digest rootDigest;
+    private int pendingWrites;
+
+    /**
+     * @param pool hashes the root's dirty subtrees in parallel when more than {@code parallelThreshold}
+     *     slots were written since the last digest; {@code null} hashes on the calling thread only
+     */
+    public IdTree(ForkJoinPool pool, int parallelThreshold) {
+        this.pool = pool;
+        this.parallelThreshold = parallelThreshold;
+        this.root = new Node(0, Long.MIN_VALUE);
+        this.height = 1;
+        this.rootDigest = null;
+    }
+
+    /** An immutable version of the tree; restoring it is O(1). */
+    public static final class Snapshot {
+        private final Node root;
+        private final int height;
+        private final Digest rootDigest;
+
+        private Snapshot(Node root, int height, Digest rootDigest) {
+            this.root = root;
+            this.height = height;
+            this.rootDigest = rootDigest;
+        }
+
+        public Digest rootDigest() {
+            return rootDigest;
+        }
+    }
+
+    /** Visits one slot. */
+    @FunctionalInterface
+    public interface SlotVisitor<T> {
+        void visit(long id, T value, long lastModified);
+    }
+
+    public int height() {
+        return height;
+    }
+
+    /** How many ids the tree can hold at its current height. */
+    public long capacity() {
+        return height >= 16 ? Long.MAX_VALUE : 1L << (4 * height);
+    }
+
+    /** Writes slot {@code id}: its value and the value's digest, taken from {@code digest} at offset 0. */
+    public void set(long id, T value, byte[] digest, long epoch) {
+        set(id, value, digest, 0, epoch);
+    }
+
+    /** Writes slot {@code id}: its value and the value's digest, taken from {@code digest} at {@code offset}. */
+    public void set(long id, T value, byte[] digest, int offset, long epoch) {
+        checkId(id);
+        growTo(id, epoch);
+        root = root.editable(epoch);
+        Node node = root;
+        for (int level = height - 1; level > 0; level--) {
+            int index = indexAt(id, level);
+            Node child = node.child(index);
+            child = child == null ? new Node(level - 1, epoch) : child.editable(epoch);
+            node.slots[index] = child;
+            node.dirtyMask |= 1 << index;
+            node = child;
+        }
+        int index = indexAt(id, 0);
+        node.slots[index] = value;
+        System.arraycopy(digest, offset, node.digests, index * Digest.LENGTH, Digest.LENGTH);
+        node.slotEpochs[index] = epoch;
+        rootDigest = null;
+        pendingWrites++;
+    }
+
+    /** Empties slot {@code id}; its digest becomes {@link Digest#ZERO}. */
+    public void clear(long id, long epoch) {
+        set(id, null, Digest.ZERO.toByteArray(), epoch);
+    }
+
+    /** Grows the tree to at least {@code targetHeight} levels (a transfer reproduces the sender's height). */
+    public void ensureHeight(int targetHeight, long epoch) {
+        if (targetHeight > 16) {
+            throw new IllegalArgumentException("a tree over 64-bit ids has at most 16 levels, got " + targetHeight);
+        }
+        if (targetHeight > height) {
+            growTo(1L << (4 * (targetHeight - 1)), epoch);
+        }
+    }
+
+    /** The value in slot {@code id}, or {@code null}. */
+    @SuppressWarnings("unchecked")
+    public T get(long id) {
+        if (id < 0 || id >= capacity()) {
+            return null;
+        }
+        Node node = root;
+        for (int level = height - 1; level > 0 && node != null; level--) {
+            node = node.child(indexAt(id, level));
+        }
+        return node == null ? null : (T) node.slots[indexAt(id, 0)];
+    }
+
+    /** The digest stored with slot {@code id}. */
+    public Digest slotDigest(long id) {
+        if (id < 0 || id >= capacity()) {
+            return Digest.ZERO;
+        }
+        Node node = root;
+        for (int level = height - 1; level > 0 && node != null; level--) {
+            node = node.child(indexAt(id, level));
+        }
+        return node == null ? Digest.ZERO : Digest.of(node.digests, indexAt(id, 0) * Digest.LENGTH);
+    }
+
+    /** The root digest, rehashing only the nodes written since the last call. */
+    public Digest rootDigest() {
+        if (rootDigest == null) {
+            byte[] out = new byte[Digest.LENGTH];
+            if (pool != null && pendingWrites > parallelThreshold && !root.isLeaf()) {
+                hashChildrenInParallel(root);
+            }
+            hashNode(root, out, 0, HashSink.forCurrentThread());
+            HashSink sink = HashSink.forCurrentThread();
+            sink.putByte(0x02);
+            sink.putInt(height);
+            sink.putBytes(out, 0, Digest.LENGTH);
+            rootDigest = sink.finish();
+            pendingWrites = 0;
+        }
+        return rootDigest;
+    }
+
+    /** Takes an immutable version of the tree, hashing it first. */
+    public Snapshot snapshot() {
+        Digest digest = rootDigest();
+        return new Snapshot(root, height, digest);
+    }
+
+    /** Reinstates a version. Later writes must use an epoch above every epoch in that version. */
+    public void restore(Snapshot snapshot) {
+        root = snapshot.root;
+        height = snapshot.height;
+        rootDigest = snapshot.rootDigest;
+        pendingWrites = 0;
+    }
+
+    /** Visits every occupied slot in id order. */
+    public void forEach(SlotVisitor<? super T> visitor) {
+        visit(root, 0L, height - 1, Long.MIN_VALUE, visitor, false);
+    }
+
+    /**
+     * Visits, in id order, every slot written after epoch {@code sinceEpoch} (emptied slots too, with a
+     * {@code null} value), descending only into nodes created after it.
+     */
+    public void forEachChangedSince(long sinceEpoch, SlotVisitor<? super T> visitor) {
+        visit(root, 0L, height - 1, sinceEpoch, visitor, true);
+    }
+
+    /** Recomputes the root digest from the slot digests alone, ignoring every cached node digest. */
+    public Digest recomputeFromScratch() {
+        byte[] out = new byte[Digest.LENGTH];
+        rehashAll(root, out, 0, HashSink.forCurrentThread());
+        HashSink sink = HashSink.forCurrentThread();
+        sink.putByte(0x02);
+        sink.putInt(height);
+        sink.putBytes(out, 0, Digest.LENGTH);
+        return sink.finish();
+    }
+
+    private static void rehashAll(Node node, byte[] out, int offset, HashSink sink) {
+        byte[] digests = node.digests;
+        if (!node.isLeaf()) {
+            digests = new byte[Node.FANOUT * Digest.LENGTH];
+            for (int i = 0; i < Node.FANOUT; i++) {
+                Node child = node.child(i);
+                if (child != null) {
+                    rehashAll(child, digests, i * Digest.LENGTH, sink);
+                }
+            }
+        }
+        digestOf(digests, out, offset, sink);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void visit(Node node, long base, int level, long since, SlotVisitor<? super T> visitor, boolean delta) {
+        if (node == null || (delta && node.epoch <= since)) {
+            return;
+        }
+        long span = 1L << (4 * level);
+        for (int i = 0; i < Node.FANOUT; i++) {
+            long id = base + i * span;
+            if (level == 0) {
+                boolean changed = node.slotEpochs[i] > since;
+                if (delta ? changed : node.slots[i] != null) {
+                    visitor.visit(id, (T) node.slots[i], node.slotEpochs[i]);
+                }
+            } else {
+                visit(node.child(i), id, level - 1, since, visitor, delta);
+            }
+        }
+    }
+
+    private void hashChildrenInParallel(Node node) {
+        List<ForkJoinTask<?>> tasks = new ArrayList<>();
+        for (int i = 0; i < Node.FANOUT; i++) {
+            if ((node.dirtyMask & (1 << i)) != 0 && node.child(i) != null) {
+                Node child = node.child(i);
+                int offset = i * Digest.LENGTH;
+                tasks.add(pool.submit(() -> hashNode(child, node.digests, offset, HashSink.forCurrentThread())));
+            }
+        }
+        for (ForkJoinTask<?> task : tasks) {
+            task.join();
+        }
+        for (int i = 0; i < Node.FANOUT; i++) {
+            if (node.child(i) != null) {
+                node.dirtyMask &= ~(1 << i);
+            }
+        }
+    }
+
+    /** Brings {@code node}'s stale child digests up to date, then writes its own digest into {@code out}. */
+    private void hashNode(Node node, byte[] out, int offset, HashSink sink) {
+        int mask = node.dirtyMask;
+        while (mask != 0) {
+            int index = Integer.numberOfTrailingZeros(mask);
+            mask &= mask - 1;
+            Node child = node.child(index);
+            if (child == null) {
+                System.arraycopy(Digest.ZERO.toByteArray(), 0, node.digests, index * Digest.LENGTH, Digest.LENGTH);
+            } else {
+                hashNode(child, node.digests, index * Digest.LENGTH, sink);
+            }
+        }
+        node.dirtyMask = 0;
+        digestOf(node.digests, out, offset, sink);
+    }
+
+    private static void digestOf(byte[] childDigests, byte[] out, int offset, HashSink sink) {
+        if (allZero(childDigests)) {
+            java.util.Arrays.fill(out, offset, offset + Digest.LENGTH, (byte) 0);
+            return;
+        }
+        sink.reset();
+        sink.putByte(0x01);
+        sink.putBytes(childDigests, 0, childDigests.length);
+        sink.finishInto(out, offset);
+    }
+
+    private static boolean allZero(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void growTo(long id, long epoch) {
+        while (id >= capacity()) {
+            Node newRoot = new Node(height, epoch);
+            newRoot.slots[0] = root;
+            newRoot.dirtyMask = 1;
+            root = newRoot;
+            height++;
+        }
+    }
+
+    private static int indexAt(long id, int level) {
+        return (int) ((id >>> (4 * level)) & 0xF);
+    }
+
+    private static void checkId(long id) {
+        if (id < 0) {
+            throw new IllegalArgumentException("ids are not negative, got " + id);
+        }
+    }
+}
