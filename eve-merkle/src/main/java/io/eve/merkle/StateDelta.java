@@ -14,11 +14,17 @@ import java.util.Objects;
  */
 public record StateDelta(long baseSeq, long targetSeq, byte[] payload) {
     public StateDelta {
-        Objects.requireNonNull(payload, "payload");
+        payload = Objects.requireNonNull(payload, "payload").clone();
         if (baseSeq < VersionedState.NOTHING || targetSeq < baseSeq) {
             throw new IllegalArgumentException(
                     "a delta goes from a version to a later one, got " + baseSeq + " -> " + targetSeq);
         }
+    }
+
+    /** A copy of the encoded changes. */
+    @Override
+    public byte[] payload() {
+        return payload.clone();
     }
 
     /** The size of the encoded delta in bytes. */

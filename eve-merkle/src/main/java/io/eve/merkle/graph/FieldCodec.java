@@ -79,7 +79,7 @@ final class FieldCodec implements TypeHandler {
                 FieldKind kind = FieldKind.of(field.getType());
                 if (kind == null) {
                     throw new StateException("field " + c.getName() + "." + field.getName() + " of " + type.getName()
-                            + " has unsupported type " + field.getType().getTypeName()
+                            + " has unsupported type " + field.getGenericType().getTypeName()
                             + "; supported: primitives, String, byte[], int[], long[], enums, StateObject subclasses"
                             + " and arrays of them (mark context fields transient or @Exclude)");
                 }

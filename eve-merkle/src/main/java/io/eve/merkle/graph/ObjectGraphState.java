@@ -96,9 +96,23 @@ public final class ObjectGraphState implements VersionedState {
         }
         long current = generation;
         long seen = object.generation;
-        if (seen != current && StateObject.GENERATION.compareAndSet(object, seen, current)) {
-            TypeHandler handler = types.handlerFor(object);
-            log.preImages.add(new BatchLog.PreImage(object, handler, handler.capture(object)));
+        if (seen == current) {
+            return;
+        }
+        // The first caller in a batch marks the object as being captured (-current) and saves the
+        // pre-image; any other caller waits until that is done, so no write can slip into a pre-image even
+        // when a mixer false negative lets two requests write one object concurrently.
+        if (seen != -current && StateObject.GENERATION.compareAndSet(object, seen, -current)) {
+            try {
+                TypeHandler handler = types.handlerFor(object);
+                log.preImages.add(new BatchLog.PreImage(object, handler, handler.capture(object)));
+            } finally {
+                object.generation = current;
+            }
+            return;
+        }
+        while (object.generation != current) {
+            Thread.onSpinWait();
         }
     }
 

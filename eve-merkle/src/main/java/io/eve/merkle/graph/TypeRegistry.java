@@ -15,7 +15,13 @@ final class TypeRegistry {
         @Override
         protected TypeHandler computeValue(Class<?> type) {
             TypeHandler builtIn = builtIns.get(type);
-            return builtIn != null ? builtIn : FieldCodec.of(type);
+            TypeHandler handler = builtIn != null ? builtIn : FieldCodec.of(type);
+            TypeHandler previous = byName.putIfAbsent(handler.name(), handler);
+            if (previous != null && previous != handler) {
+                throw new StateException("two state classes share the stable name " + handler.name() + ": "
+                        + type.getName() + " and another; set @Replicated(name = ...) to tell them apart");
+            }
+            return handler;
         }
     };
 
@@ -26,21 +32,11 @@ final class TypeRegistry {
 
     /** Validates and registers {@code type}; the exception names class, field and type on failure. */
     TypeHandler register(Class<?> type) {
-        TypeHandler handler = byClass.get(type);
-        TypeHandler previous = byName.putIfAbsent(handler.name(), handler);
-        if (previous != null && previous != handler) {
-            throw new StateException("two state classes share the stable name " + handler.name() + ": " + type.getName()
-                    + " and another; set @Replicated(name = ...) to tell them apart");
-        }
-        return handler;
+        return byClass.get(type);
     }
 
     TypeHandler handlerFor(StateObject object) {
-        TypeHandler handler = byClass.get(object.getClass());
-        if (!byName.containsKey(handler.name())) {
-            register(object.getClass());
-        }
-        return handler;
+        return byClass.get(object.getClass());
     }
 
     /** The handler for a stable name, or {@code null} if no class of that name was registered. */
