@@ -4,13 +4,13 @@ import io.eve.merkle.Digest;
 import io.eve.merkle.StateException;
 import io.eve.merkle.codec.HashSink;
 import io.eve.merkle.tree.IdTree;
+import io.eve.merkle.tree.ParallelLoop;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ForkJoinTask;
 import java.util.function.Consumer;
 
 /**
@@ -31,9 +31,7 @@ final class Sealer {
 
     Digest seal(long seq) {
         BatchLog log = state.log();
-        List<StateObject> dirty = new ArrayList<>();
-        log.preImages.forEach(preImage -> dirty.add(preImage.object()));
-        dirty.sort(Comparator.comparingLong(object -> object.oid));
+        List<StateObject> dirty = inIdOrder(log);
         place(dirty, log, seq);
         if (state.config().gcInterval() > 0 && seq % state.config().gcInterval() == 0) {
             collect(log, seq);
@@ -42,6 +40,25 @@ final class Sealer {
         dirty.stream().filter(StateObject::isPlaced).forEach(touched::add);
         log.placed.stream().filter(StateObject::isPlaced).forEach(touched::add);
         return finish(touched, seq);
+    }
+
+    /**
+     * The objects saved by {@code modify} in this batch, in id order. Sorted as packed {@code long}s (id
+     * in the high half, position in the low half): a primitive sort, no comparator calls.
+     */
+    private static List<StateObject> inIdOrder(BatchLog log) {
+        List<StateObject> logged = new ArrayList<>(log.preImages.size());
+        log.preImages.forEach(preImage -> logged.add(preImage.object()));
+        long[] keys = new long[logged.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = (logged.get(i).oid << 32) | i;
+        }
+        Arrays.sort(keys);
+        List<StateObject> sorted = new ArrayList<>(keys.length);
+        for (long key : keys) {
+            sorted.add(logged.get((int) key));
+        }
+        return sorted;
     }
 
     /** Seals a version installed by a transfer: the objects are already placed. */
@@ -146,14 +163,12 @@ final class Sealer {
         byte[] digests = new byte[count * Digest.LENGTH];
         TypeRegistry types = state.types();
         if (count > state.config().parallelThreshold()) {
-            int chunks = Math.min(count, state.config().pool().getParallelism() * 4);
-            List<ForkJoinTask<?>> tasks = new ArrayList<>(chunks);
-            for (int c = 0; c < chunks; c++) {
+            int chunks = Math.min(count, 8 * (state.config().pool().getParallelism() + 1));
+            ParallelLoop.run(state.config().pool(), chunks, c -> {
                 int from = (int) ((long) count * c / chunks);
                 int to = (int) ((long) count * (c + 1) / chunks);
-                tasks.add(state.config().pool().submit(() -> hashRange(objects, from, to, digests, types)));
-            }
-            tasks.forEach(ForkJoinTask::join);
+                hashRange(objects, from, to, digests, types);
+            });
         } else {
             hashRange(objects, 0, count, digests, types);
         }

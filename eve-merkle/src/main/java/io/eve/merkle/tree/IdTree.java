@@ -5,7 +5,6 @@ import io.eve.merkle.codec.HashSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
 
 /**
  * A persistent 16-ary Merkle radix tree over dense ids: slot {@code id} holds a value and the 32-byte
@@ -149,7 +148,7 @@ public final class IdTree<T> {
         if (rootDigest == null) {
             byte[] out = new byte[Digest.LENGTH];
             if (pool != null && pendingWrites > parallelThreshold && !root.isLeaf()) {
-                hashChildrenInParallel(root);
+                hashFrontierInParallel();
             }
             hashNode(root, out, 0, HashSink.forCurrentThread());
             HashSink sink = HashSink.forCurrentThread();
@@ -233,21 +232,54 @@ public final class IdTree<T> {
         }
     }
 
-    private void hashChildrenInParallel(Node node) {
-        List<ForkJoinTask<?>> tasks = new ArrayList<>();
-        for (int i = 0; i < Node.FANOUT; i++) {
-            if ((node.dirtyMask & (1 << i)) != 0 && node.child(i) != null) {
-                Node child = node.child(i);
-                int offset = i * Digest.LENGTH;
-                tasks.add(pool.submit(() -> hashNode(child, node.digests, offset, HashSink.forCurrentThread())));
+    /**
+     * Hashes the dirty subtrees below the root in parallel: descends from the root until it has a
+     * frontier of enough dirty subtrees to share out, hashes those concurrently (each writes only its own
+     * slot of its parent), then clears their dirty bits so the sequential pass above them reuses the result.
+     */
+    private void hashFrontierInParallel() {
+        int wanted = 4 * (pool.getParallelism() + 1);
+        List<Node> parents = new ArrayList<>();
+        List<Integer> slots = new ArrayList<>();
+        List<Node> frontier = new ArrayList<>(List.of(root));
+        while (frontier.size() < wanted && !frontier.get(0).isLeaf() && frontier.get(0).level > 1) {
+            List<Node> next = new ArrayList<>();
+            for (Node node : frontier) {
+                forEachDirtyChild(node, (index, child) -> next.add(child));
             }
+            if (next.isEmpty()) {
+                return;
+            }
+            frontier = next;
         }
-        for (ForkJoinTask<?> task : tasks) {
-            task.join();
+        for (Node node : frontier) {
+            forEachDirtyChild(node, (index, child) -> {
+                parents.add(node);
+                slots.add(index);
+            });
         }
-        for (int i = 0; i < Node.FANOUT; i++) {
-            if (node.child(i) != null) {
-                node.dirtyMask &= ~(1 << i);
+        ParallelLoop.run(pool, parents.size(), i -> {
+            Node parent = parents.get(i);
+            int index = slots.get(i);
+            hashNode(parent.child(index), parent.digests, index * Digest.LENGTH, HashSink.forCurrentThread());
+        });
+        for (int i = 0; i < parents.size(); i++) {
+            parents.get(i).dirtyMask &= ~(1 << slots.get(i));
+        }
+    }
+
+    private interface ChildVisitor {
+        void visit(int index, Node child);
+    }
+
+    private static void forEachDirtyChild(Node node, ChildVisitor visitor) {
+        int mask = node.dirtyMask;
+        while (mask != 0) {
+            int index = Integer.numberOfTrailingZeros(mask);
+            mask &= mask - 1;
+            Node child = node.child(index);
+            if (child != null) {
+                visitor.visit(index, child);
             }
         }
     }
