@@ -4,6 +4,7 @@ import io.eve.merkle.codec.MalformedInputException;
 import io.eve.merkle.codec.Sink;
 import io.eve.merkle.codec.Source;
 import io.eve.merkle.trie.Bucket;
+import io.eve.merkle.trie.CanonicalTrie;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,15 +14,20 @@ import java.util.function.Supplier;
 /**
  * The {@link TypeHandler} of the trie-backed collections. Digest input: entry count and the trie's root
  * digest. Pre-image: an O(1) trie snapshot. Delta: the trie's changed key ranges, or one range holding
- * everything for a collection the receiver does not have yet:
+ * everything for a collection the receiver does not have yet. A range lists all its keys but ships only
+ * the values written since the base version; for the others the receiver keeps the value it has:
  *
  * <pre>
- * int range count, per range: long prefix, int depth (nibbles), int entry count, (key, value) per entry
+ * int range count, per range: long prefix, int depth (nibbles), int entry count,
+ *     per entry: key, byte (1: value follows | 0: unchanged since the base version), [value]
  * </pre>
  *
  * Immutable and thread-safe.
  */
 final class CollectionHandler implements TypeHandler {
+    /** Marks a value the receiver already holds. */
+    private static final Object UNCHANGED = new Object();
+
     private final String name;
     private final Supplier<TrieCollection> factory;
 
@@ -83,7 +89,11 @@ final class CollectionHandler implements TypeHandler {
             sink.putInt(range.entries().size());
             for (Map.Entry<Object, Object> entry : range.entries()) {
                 CanonicalValues.encode(entry.getKey(), sink);
-                CanonicalValues.encode(entry.getValue(), sink);
+                boolean ship = whole || CanonicalTrie.lastModified(entry) > sinceSeq;
+                sink.putBoolean(ship);
+                if (ship) {
+                    CanonicalValues.encode(entry.getValue(), sink);
+                }
             }
         }
     }
@@ -99,21 +109,26 @@ final class CollectionHandler implements TypeHandler {
             int entries = source.getCount(2, "collection entry");
             List<Object[]> pairs = new ArrayList<>(entries);
             for (int e = 0; e < entries; e++) {
-                pairs.add(new Object[] {CanonicalValues.decodeKey(source), CanonicalValues.decode(source)});
+                Object key = CanonicalValues.decodeKey(source);
+                pairs.add(new Object[] {key, source.getBoolean() ? CanonicalValues.decode(source) : UNCHANGED});
             }
             headers.add(new long[] {prefix, depth});
             contents.add(pairs);
         }
         return (target, objects, epoch) -> {
+            TrieCollection collection = (TrieCollection) target;
             List<Bucket<Object, Object>> ranges = new ArrayList<>(count);
             for (int r = 0; r < count; r++) {
                 List<Map.Entry<Object, Object>> entries = new ArrayList<>();
                 for (Object[] pair : contents.get(r)) {
-                    entries.add(new AbstractMapEntry(pair[0], CanonicalValues.resolve(pair[1], objects)));
+                    Object value = pair[1] == UNCHANGED
+                            ? collection.currentValue(pair[0])
+                            : CanonicalValues.resolve(pair[1], objects);
+                    entries.add(new AbstractMapEntry(pair[0], value));
                 }
                 ranges.add(range(headers.get(r), entries));
             }
-            ((TrieCollection) target).replace(ranges, epoch);
+            collection.replace(ranges, epoch);
         };
     }
 

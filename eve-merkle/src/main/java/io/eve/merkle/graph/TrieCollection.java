@@ -155,6 +155,15 @@ abstract class TrieCollection extends StateObject {
         return List.of(new Bucket<>(0L, 0, all));
     }
 
+    /** The value this collection holds for {@code key}, which a delta says is unchanged. */
+    final synchronized Object currentValue(Object key) {
+        Object value = trie.get(key);
+        if (value == null) {
+            throw new MalformedInputException("a delta keeps the value of key " + key + ", which this replica lacks");
+        }
+        return value;
+    }
+
     final synchronized void replace(List<Bucket<Object, Object>> buckets, long epoch) {
         for (Bucket<Object, Object> bucket : buckets) {
             try {

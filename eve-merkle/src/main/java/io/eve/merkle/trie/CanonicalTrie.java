@@ -94,7 +94,7 @@ public final class CanonicalTrie<K, V> implements Iterable<Map.Entry<K, V>> {
     public V put(K key, V value, long epoch) {
         byte[] encodedKey = encode(key);
         requireValue(key, value);
-        TrieEntry<K, V> entry = new TrieEntry<>(keyHash(encodedKey), encodedKey, key, value);
+        TrieEntry<K, V> entry = new TrieEntry<>(keyHash(encodedKey), encodedKey, key, value, epoch);
         beginUpdate(epoch);
         setRoot(writer.put(root, entry, epoch), epoch);
         return writer.displaced();
@@ -133,7 +133,7 @@ public final class CanonicalTrie<K, V> implements Iterable<Map.Entry<K, V>> {
                 throw new IllegalArgumentException("key " + key + " has key hash " + Prefix.hex(keyHash)
                         + ", outside the range " + Prefix.hex(prefix) + "/" + depth + " being replaced");
             }
-            sorted[count++] = new TrieEntry<>(keyHash, encodedKey, key, given.getValue());
+            sorted[count++] = new TrieEntry<>(keyHash, encodedKey, key, given.getValue(), epoch);
         }
         Arrays.sort(sorted, 0, count, TrieEntry::compare);
         for (int i = 1; i < count; i++) {
@@ -187,8 +187,8 @@ public final class CanonicalTrie<K, V> implements Iterable<Map.Entry<K, V>> {
      * new bucket, whose range covers the whole former branch. The receiver's own epochs are never consulted.
      *
      * <p>Cost: the walk enters only nodes stamped after {@code seq}, which lie on the paths of the changes, and
-     * returns at most 16 ranges per such branch; an update of k existing keys returns k buckets, whatever the
-     * size of the trie.
+     * returns at most 16 ranges per such branch; updating k existing keys returns at most k buckets, whatever
+     * the size of the trie. {@code seq} must lie in this trie's history, at or before its current epoch.
      */
     public List<Bucket<K, V>> changedSince(long seq) {
         List<Bucket<K, V>> changes = new ArrayList<>();
@@ -200,6 +200,15 @@ public final class CanonicalTrie<K, V> implements Iterable<Map.Entry<K, V>> {
             collectChanges(root, 0L, 0, seq, changes);
         }
         return changes;
+    }
+
+    /**
+     * The epoch of the write that gave an entry of this trie (from iteration or {@link #changedSince}) its
+     * value: a receiver at any later version already holds that value. {@link Long#MAX_VALUE} for an
+     * entry that is not the trie's own.
+     */
+    public static long lastModified(Map.Entry<?, ?> entry) {
+        return entry instanceof TrieEntry<?, ?> own ? own.epoch : Long.MAX_VALUE;
     }
 
     /** Calls {@code action} for each entry in canonical order. */

@@ -1,10 +1,12 @@
 package io.eve.merkle.trie;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * One immutable entry: the key, its canonical bytes and hash, and the value. Entries are shared between
+ * One immutable entry: the key, its canonical bytes and hash, the value, and the epoch of the write that
+ * set it (so a transfer can leave out values the receiver already has). Entries are shared between
  * versions of a bucket and handed out as-is by iteration, so iterating allocates nothing per entry.
  */
 final class TrieEntry<K, V> implements Map.Entry<K, V> {
@@ -12,12 +14,14 @@ final class TrieEntry<K, V> implements Map.Entry<K, V> {
     final byte[] encodedKey;
     private final K key;
     private final V value;
+    final long epoch;
 
-    TrieEntry(long keyHash, byte[] encodedKey, K key, V value) {
+    TrieEntry(long keyHash, byte[] encodedKey, K key, V value, long epoch) {
         this.keyHash = keyHash;
         this.encodedKey = encodedKey;
         this.key = key;
         this.value = value;
+        this.epoch = epoch;
     }
 
     @SuppressWarnings("unchecked")
@@ -28,7 +32,7 @@ final class TrieEntry<K, V> implements Map.Entry<K, V> {
     /** Canonical order: key hash as unsigned, then the key bytes as unsigned, lexicographically. */
     static int compare(long keyHash, byte[] encodedKey, TrieEntry<?, ?> other) {
         int byHash = Long.compareUnsigned(keyHash, other.keyHash);
-        return byHash != 0 ? byHash : Integer.compare(encodedKey.length, other.encodedKey.length);
+        return byHash != 0 ? byHash : Arrays.compareUnsigned(encodedKey, other.encodedKey);
     }
 
     static int compare(TrieEntry<?, ?> left, TrieEntry<?, ?> right) {
@@ -51,10 +55,6 @@ final class TrieEntry<K, V> implements Map.Entry<K, V> {
             }
         }
         return -(low + 1);
-    }
-
-    TrieEntry<K, V> withValue(V newValue) {
-        return new TrieEntry<>(keyHash, encodedKey, key, newValue);
     }
 
     @Override
