@@ -11,9 +11,10 @@ final class BlobState {
     final ObjectGraphState state;
     final Blob[] dirty;
 
-    BlobState(int objectSize) {
+    BlobState(int objectSize, boolean parallelHashing) {
         state = ObjectGraphState.builder()
                 .gcInterval(0)
+                .parallelThreshold(parallelHashing ? 256 : Integer.MAX_VALUE)
                 .register(Blob.class, BlobTable.class)
                 .build();
         BlobTable table = new BlobTable(OBJECTS, objectSize);

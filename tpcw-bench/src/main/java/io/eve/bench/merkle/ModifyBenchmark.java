@@ -36,7 +36,7 @@ public class ModifyBenchmark {
 
     @Setup(Level.Trial)
     public void buildState() {
-        blobs = new BlobState(objectSize);
+        blobs = new BlobState(objectSize, true);
     }
 
     /** A new batch on version 0, so every modify saves a fresh pre-image. */

@@ -32,7 +32,7 @@ public class RollbackBenchmark {
 
     @Setup(Level.Trial)
     public void buildState() {
-        blobs = new BlobState(objectSize);
+        blobs = new BlobState(objectSize, true);
     }
 
     /** One sealed batch of writes waiting to be undone. */

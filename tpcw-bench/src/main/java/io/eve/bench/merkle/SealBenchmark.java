@@ -35,13 +35,17 @@ public class SealBenchmark {
     @Param({"64", "1024", "10240"})
     int objectSize;
 
+    /** Hash on the sealing thread plus the common pool (the default), or on the sealing thread alone. */
+    @Param({"true", "false"})
+    boolean parallel;
+
     private BlobState blobs;
     private MessageDigest sha256;
     private long seq;
 
     @Setup(Level.Trial)
     public void buildState() throws NoSuchAlgorithmException {
-        blobs = new BlobState(objectSize);
+        blobs = new BlobState(objectSize, parallel);
         sha256 = MessageDigest.getInstance("SHA-256");
     }
 
