@@ -31,6 +31,10 @@ public final class Digest implements Comparable<Digest> {
 
     /** Copies {@link #LENGTH} bytes of {@code source} starting at {@code offset}. */
     public static Digest of(byte[] source, int offset) {
+        if (offset < 0 || offset > source.length - LENGTH) {
+            throw new IllegalArgumentException(
+                    "a digest at offset " + offset + " does not fit in " + source.length + " bytes");
+        }
         return new Digest(Arrays.copyOfRange(source, offset, offset + LENGTH));
     }
 

@@ -55,9 +55,10 @@ public interface VersionedState {
 
     /**
      * Applies a delta produced by another replica's {@link #deltaSince(long)}. The state must be at the
-     * delta's base version with no later tentative versions and no unsealed writes. The result is sealed at the delta's target
-     * version and checked against {@code expectedRoot}; if it differs, or the delta is malformed, the
-     * state is left exactly as it was and the result says why.
+     * delta's base version with no later tentative versions and no unsealed writes. The delta must lead
+     * to {@code expectedSeq}, the version the verifiers agreed on (the root does not cover the version
+     * number), and the result, sealed at that version, must have {@code expectedRoot}; otherwise, or if
+     * the delta is malformed, the state is left exactly as it was and the result says why.
      */
-    ApplyResult apply(StateDelta delta, Digest expectedRoot);
+    ApplyResult apply(StateDelta delta, long expectedSeq, Digest expectedRoot);
 }

@@ -3,7 +3,6 @@ package io.eve.merkle.graph;
 import io.eve.merkle.ApplyResult;
 import io.eve.merkle.Digest;
 import io.eve.merkle.StateDelta;
-import io.eve.merkle.StateException;
 import io.eve.merkle.codec.MalformedInputException;
 import io.eve.merkle.codec.Source;
 import java.util.ArrayList;
@@ -51,9 +50,11 @@ final class DeltaReader {
                 return ApplyResult.rejected(root, "the delta produces root " + root + ", expected " + expectedRoot);
             }
             return ApplyResult.applied(root);
-        } catch (MalformedInputException | StateException e) {
+        } catch (RuntimeException e) {
+            // Any failure while installing (a malformed part, a constructor that throws, a value a
+            // collection refuses) undoes the whole transfer: nothing of it may stay in the state.
             state.rollbackTo(base);
-            return ApplyResult.rejected(null, "inconsistent delta: " + e.getMessage());
+            return ApplyResult.rejected(null, "inconsistent delta: " + e);
         }
     }
 
@@ -186,6 +187,7 @@ final class DeltaReader {
             log.freed.add(new BatchLog.Freed(existing, existing.oid, existing.placedSeq));
             existing.oid = 0;
             existing.owner = null;
+            existing.lastOwner = state;
         }
         if (record.kind() == DeltaFormat.EMPTY) {
             state.tree().clear(record.id(), target);

@@ -7,7 +7,6 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.function.Consumer;
 
 /**
@@ -22,7 +21,6 @@ final class FieldSlot {
     private final String name;
     private final FieldKind kind;
     private final Class<?> type;
-    private final boolean isFinal;
     private final MethodHandle getter;
     private final MethodHandle setter;
 
@@ -30,7 +28,6 @@ final class FieldSlot {
         this.name = field.getName();
         this.kind = kind;
         this.type = field.getType();
-        this.isFinal = Modifier.isFinal(field.getModifiers());
         this.getter = getter;
         this.setter = setter;
     }
@@ -130,15 +127,8 @@ final class FieldSlot {
         return kind.isArray() && value != null ? cloneArray(value) : value;
     }
 
-    /** Puts a captured value back; a final array field gets its contents restored in place. */
+    /** Puts a captured value back (final fields too: their setter was unlocked at registration). */
     void restore(Object object, Object value) {
-        if (isFinal) {
-            if (kind.isArray() && value != null) {
-                Object live = get(object);
-                System.arraycopy(value, 0, live, 0, java.lang.reflect.Array.getLength(value));
-            }
-            return;
-        }
         set(object, value);
     }
 
@@ -223,23 +213,7 @@ final class FieldSlot {
         if (value instanceof RefIds ids) {
             resolved = ids.array ? resolveArray(ids.ids, objects) : resolveOne(ids.ids[0], objects, type);
         }
-        if (isFinal) {
-            restoreFinal(object, resolved);
-        } else {
-            set(object, resolved);
-        }
-    }
-
-    private void restoreFinal(Object object, Object value) {
-        Object live = get(object);
-        boolean sameShape = kind.isArray()
-                && value != null
-                && live != null
-                && java.lang.reflect.Array.getLength(live) == java.lang.reflect.Array.getLength(value);
-        if (!sameShape) {
-            throw new MalformedInputException("final field " + name + " cannot take the transferred value");
-        }
-        System.arraycopy(value, 0, live, 0, java.lang.reflect.Array.getLength(value));
+        set(object, resolved);
     }
 
     private Object resolveArray(long[] ids, TypeHandler.Resolver objects) {

@@ -92,30 +92,42 @@ public final class ObjectGraphState implements VersionedState {
     public void modify(StateObject object) {
         ObjectGraphState owner = object.owner;
         if (owner != this) {
-            if (owner == null) {
+            if (owner == null && object.lastOwner != this) {
                 return;
             }
-            throw new StateException("object " + object.oid + " belongs to another state");
+            if (owner != null) {
+                throw new StateException("object " + object.oid + " belongs to another state");
+            }
+            // Freed by this state's collector or a transfer, yet the application still writes it and may
+            // link it back: a rollback past the collection must find its contents as they were.
         }
         long current = generation;
-        long seen = object.generation;
-        if (seen == current) {
-            return;
-        }
         // The first caller in a batch marks the object as being captured (-current) and saves the
         // pre-image; any other caller waits until that is done, so no write can slip into a pre-image even
-        // when a mixer false negative lets two requests write one object concurrently.
-        if (seen != -current && StateObject.GENERATION.compareAndSet(object, seen, -current)) {
-            try {
-                TypeHandler handler = types.handlerFor(object);
-                log.preImages.add(new BatchLog.PreImage(object, handler, handler.capture(object)));
-            } finally {
-                object.generation = current;
+        // when a mixer false negative lets two requests write one object concurrently. A failed capture
+        // puts the old mark back, and the next caller tries again.
+        while (true) {
+            long seen = object.generation;
+            if (seen == current) {
+                return;
             }
-            return;
+            if (seen == -current) {
+                Thread.onSpinWait();
+            } else if (StateObject.GENERATION.compareAndSet(object, seen, -current)) {
+                capture(object, current, seen);
+                return;
+            }
         }
-        while (object.generation != current) {
-            Thread.onSpinWait();
+    }
+
+    private void capture(StateObject object, long current, long previous) {
+        boolean saved = false;
+        try {
+            TypeHandler handler = types.handlerFor(object);
+            log.preImages.add(new BatchLog.PreImage(object, handler, handler.capture(object)));
+            saved = true;
+        } finally {
+            object.generation = saved ? current : previous;
         }
     }
 
@@ -167,9 +179,9 @@ public final class ObjectGraphState implements VersionedState {
 
     @Override
     public void rollbackTo(long seq) {
-        if (seq < stable || seq > sealed) {
+        if (seq < stable || seq > sealed || !versions.containsKey(seq)) {
             throw new StateException(
-                    "cannot roll back to " + seq + ": versions " + stable + " to " + sealed + " can be restored");
+                    "cannot roll back to " + seq + ": the versions that can be restored are " + versions.keySet());
         }
         log.undo(this);
         for (Version version : versions.tailMap(seq, false).descendingMap().values()) {
@@ -188,8 +200,9 @@ public final class ObjectGraphState implements VersionedState {
 
     @Override
     public void markStable(long seq) {
-        if (seq < stable || seq > sealed) {
-            throw new StateException("cannot mark " + seq + " stable: stable is " + stable + ", sealed is " + sealed);
+        if (seq < stable || seq > sealed || !versions.containsKey(seq)) {
+            throw new StateException("cannot mark " + seq + " stable: stable is " + stable + ", the kept versions are "
+                    + versions.keySet());
         }
         versions.headMap(seq, false).clear();
         Version version = versions.get(seq);
@@ -212,7 +225,7 @@ public final class ObjectGraphState implements VersionedState {
     public Digest rootAt(long seq) {
         Version version = versions.get(seq);
         if (version == null) {
-            throw new StateException("no version " + seq + " is kept: versions " + stable + " to " + sealed);
+            throw new StateException("version " + seq + " is not kept; the kept versions are " + versions.keySet());
         }
         return version.root();
     }
@@ -227,13 +240,26 @@ public final class ObjectGraphState implements VersionedState {
     }
 
     @Override
-    public ApplyResult apply(StateDelta delta, Digest expectedRoot) {
+    public ApplyResult apply(StateDelta delta, long expectedSeq, Digest expectedRoot) {
         Objects.requireNonNull(expectedRoot, "expectedRoot");
         if (delta.baseSeq() != sealed) {
             throw new StateException("a delta from version " + delta.baseSeq() + " needs the state at that version;"
                     + " it is at " + sealed + " (roll back first)");
         }
         requireNoUnsealedWrites("apply");
+        if (delta.targetSeq() != expectedSeq) {
+            return ApplyResult.rejected(
+                    null,
+                    "the delta leads to version " + delta.targetSeq() + ", the agreed" + " version is " + expectedSeq);
+        }
+        if (delta.targetSeq() == delta.baseSeq()) {
+            // Nothing to install: the state is already at the agreed version, or it is not.
+            Digest root = rootAt(sealed);
+            return root.equals(expectedRoot)
+                    ? ApplyResult.applied(root)
+                    : ApplyResult.rejected(
+                            root, "already at version " + sealed + " with root " + root + ", expected " + expectedRoot);
+        }
         return new DeltaReader(this).apply(delta, expectedRoot);
     }
 

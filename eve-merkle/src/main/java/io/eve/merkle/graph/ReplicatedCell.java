@@ -10,6 +10,9 @@ package io.eve.merkle.graph;
 public final class ReplicatedCell<V> extends StateObject {
     static final String NAME = "eve.Cell";
 
+    /** A private lock, not the object's monitor (see TrieCollection). */
+    private final Object lock = new Object();
+
     private Object value;
 
     public ReplicatedCell() {}
@@ -19,28 +22,36 @@ public final class ReplicatedCell<V> extends StateObject {
         this.value = CanonicalValues.copy(initial);
     }
 
-    public synchronized V get() {
-        return (V) CanonicalValues.copy(value);
+    public V get() {
+        synchronized (lock) {
+            return (V) CanonicalValues.copy(value);
+        }
     }
 
     /** Replaces the value; returns the previous one. */
-    public synchronized V set(V newValue) {
+    public V set(V newValue) {
         CanonicalValues.checkValue(newValue);
-        ObjectGraphState state = owner;
+        ObjectGraphState state = owner != null ? owner : lastOwner;
         if (state != null) {
             state.modify(this);
         }
-        Object previous = value;
-        value = CanonicalValues.copy(newValue);
-        return (V) previous;
+        synchronized (lock) {
+            Object previous = value;
+            value = CanonicalValues.copy(newValue);
+            return (V) previous;
+        }
     }
 
-    synchronized Object rawValue() {
-        return value;
+    Object rawValue() {
+        synchronized (lock) {
+            return value;
+        }
     }
 
-    synchronized void rawSet(Object newValue) {
-        value = newValue;
+    void rawSet(Object newValue) {
+        synchronized (lock) {
+            value = newValue;
+        }
     }
 
     @Override

@@ -48,7 +48,11 @@ final class Sealer {
      */
     private static List<StateObject> inIdOrder(BatchLog log) {
         List<StateObject> logged = new ArrayList<>(log.preImages.size());
-        log.preImages.forEach(preImage -> logged.add(preImage.object()));
+        log.preImages.forEach(preImage -> {
+            if (preImage.object().isPlaced()) {
+                logged.add(preImage.object());
+            }
+        });
         long[] keys = new long[logged.size()];
         for (int i = 0; i < keys.length; i++) {
             keys[i] = (logged.get(i).oid << 32) | i;
@@ -63,6 +67,9 @@ final class Sealer {
 
     /** Seals a version installed by a transfer: the objects are already placed. */
     Digest sealApplied(List<StateObject> touched, long seq) {
+        if (seq <= state.sealedSeq()) {
+            throw new StateException("a transfer must lead past version " + state.sealedSeq() + ", got " + seq);
+        }
         return finish(touched, seq);
     }
 
@@ -153,6 +160,7 @@ final class Sealer {
             state.tree().clear(object.oid, seq);
             object.oid = 0;
             object.owner = null;
+            object.lastOwner = state;
         }
         state.allocator().release(freedIds);
     }

@@ -34,6 +34,9 @@ public abstract class StateObject {
     /** The version in which the object was placed; a transfer since an earlier version ships it whole. */
     long placedSeq;
 
+    /** The state that last freed this object, so writes to it can still be rolled back if it returns. */
+    ObjectGraphState lastOwner;
+
     protected StateObject() {}
 
     /** Whether this object currently belongs to a state. */

@@ -10,24 +10,30 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class TypeRegistry {
     private final Map<String, TypeHandler> byName = new ConcurrentHashMap<>();
+    private final Map<String, Class<?>> classByName = new ConcurrentHashMap<>();
     private final Map<Class<?>, TypeHandler> builtIns;
     private final ClassValue<TypeHandler> byClass = new ClassValue<>() {
         @Override
         protected TypeHandler computeValue(Class<?> type) {
             TypeHandler builtIn = builtIns.get(type);
             TypeHandler handler = builtIn != null ? builtIn : FieldCodec.of(type);
-            TypeHandler previous = byName.putIfAbsent(handler.name(), handler);
-            if (previous != null && previous != handler) {
+            Class<?> previous = classByName.putIfAbsent(handler.name(), type);
+            if (previous != null && previous != type) {
                 throw new StateException("two state classes share the stable name " + handler.name() + ": "
-                        + type.getName() + " and another; set @Replicated(name = ...) to tell them apart");
+                        + previous.getName() + " and " + type.getName()
+                        + "; set @Replicated(name = ...) to tell them apart");
             }
+            byName.putIfAbsent(handler.name(), handler);
             return handler;
         }
     };
 
     TypeRegistry(Map<Class<?>, TypeHandler> builtIns) {
         this.builtIns = Map.copyOf(builtIns);
-        builtIns.values().forEach(handler -> byName.put(handler.name(), handler));
+        builtIns.forEach((type, handler) -> {
+            byName.put(handler.name(), handler);
+            classByName.put(handler.name(), type);
+        });
     }
 
     /** Validates and registers {@code type}; the exception names class, field and type on failure. */

@@ -31,6 +31,8 @@ public final class IdTree<T> {
     private int height;
     private Digest rootDigest;
     private int pendingWrites;
+    private long lastEpoch = Long.MIN_VALUE;
+    private boolean sealed;
 
     /**
      * @param pool hashes the root's dirty subtrees in parallel when more than {@code parallelThreshold}
@@ -49,11 +51,13 @@ public final class IdTree<T> {
         private final Node root;
         private final int height;
         private final Digest rootDigest;
+        private final long lastEpoch;
 
-        private Snapshot(Node root, int height, Digest rootDigest) {
+        private Snapshot(Node root, int height, Digest rootDigest, long lastEpoch) {
             this.root = root;
             this.height = height;
             this.rootDigest = rootDigest;
+            this.lastEpoch = lastEpoch;
         }
 
         public Digest rootDigest() {
@@ -84,6 +88,7 @@ public final class IdTree<T> {
     /** Writes slot {@code id}: its value and the value's digest, taken from {@code digest} at {@code offset}. */
     public void set(long id, T value, byte[] digest, int offset, long epoch) {
         checkId(id);
+        beginWrite(epoch);
         growTo(id, epoch);
         root = root.editable(epoch);
         Node node = root;
@@ -114,6 +119,7 @@ public final class IdTree<T> {
             throw new IllegalArgumentException("a tree over 64-bit ids has at most 16 levels, got " + targetHeight);
         }
         if (targetHeight > height) {
+            beginWrite(epoch);
             growTo(1L << (4 * (targetHeight - 1)), epoch);
         }
     }
@@ -164,15 +170,31 @@ public final class IdTree<T> {
     /** Takes an immutable version of the tree, hashing it first. */
     public Snapshot snapshot() {
         Digest digest = rootDigest();
-        return new Snapshot(root, height, digest);
+        sealed = true;
+        return new Snapshot(root, height, digest, lastEpoch);
     }
 
-    /** Reinstates a version. Later writes must use an epoch above every epoch in that version. */
+    /** Reinstates a version. Later writes must use an epoch above every epoch in that version (enforced). */
     public void restore(Snapshot snapshot) {
         root = snapshot.root;
         height = snapshot.height;
         rootDigest = snapshot.rootDigest;
         pendingWrites = 0;
+        lastEpoch = snapshot.lastEpoch;
+        sealed = true;
+    }
+
+    /**
+     * Nodes of the last written epoch are edited in place, so once a snapshot or restore has closed that
+     * epoch, writing it again would change a kept version: refuse epochs that go back or reopen it.
+     */
+    private void beginWrite(long epoch) {
+        if (epoch < lastEpoch || (sealed && epoch == lastEpoch)) {
+            throw new IllegalStateException("epoch " + epoch + " would edit a kept version: writes must use "
+                    + (sealed ? "an epoch above " : "at least epoch ") + lastEpoch);
+        }
+        lastEpoch = epoch;
+        sealed = false;
     }
 
     /** Visits every occupied slot in id order. */

@@ -312,6 +312,11 @@ public final class CanonicalTrie<K, V> implements Iterable<Map.Entry<K, V>> {
         return keyHasher == null ? hasher.keyHash(encodedKey) : keyHasher.applyAsLong(encodedKey);
     }
 
+    /** The smallest epoch the next update may use. */
+    public long writableEpoch() {
+        return sealed ? lastEpoch + 1 : lastEpoch;
+    }
+
     private void beginUpdate(long epoch) {
         if (epoch < lastEpoch || (sealed && epoch == lastEpoch)) {
             throw new IllegalArgumentException("epoch " + epoch + " must be "

@@ -107,7 +107,8 @@ class CollectionPropertyTest {
                 lagging.seal(i + 1);
             }
         }
-        ApplyResult result = lagging.apply(sequential.deltaSince(base), sequential.rootAt(history.size()));
+        ApplyResult result =
+                lagging.apply(sequential.deltaSince(base), history.size(), sequential.rootAt(history.size()));
         assertThat(result.applied()).as(result.reason()).isTrue();
     }
 }

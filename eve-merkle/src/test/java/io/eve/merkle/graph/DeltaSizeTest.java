@@ -52,7 +52,7 @@ class DeltaSizeTest {
         ObjectGraphState copy = bankOf(20_000);
         int size = deltaSizeAfterChanging(source, 1);
         StateDelta delta = source.deltaSince(0);
-        ApplyResult result = copy.apply(delta, source.rootAt(1));
+        ApplyResult result = copy.apply(delta, 1, source.rootAt(1));
         assertThat(result.applied()).as(result.reason()).isTrue();
         assertThat(size).isLessThan(600);
         assertThat(copy.deltaSince(0).size()).isEqualTo(size);

@@ -100,7 +100,7 @@ class ObjectGraphStateTest {
             source.seal(seq);
         }
         StateDelta delta = source.deltaSince(0);
-        ApplyResult result = copy.apply(delta, source.rootAt(3));
+        ApplyResult result = copy.apply(delta, 3, source.rootAt(3));
         assertThat(result.applied()).as(result.reason()).isTrue();
         assertThat(copy.sealedSeq()).isEqualTo(3);
         assertThat(bank(copy).accounts[14].balance).isEqualTo(102);
@@ -113,7 +113,7 @@ class ObjectGraphStateTest {
         deposit(source, 3, 1);
         source.seal(1);
         ObjectGraphState empty = newState();
-        ApplyResult result = empty.apply(source.deltaSince(VersionedState.NOTHING), source.rootAt(1));
+        ApplyResult result = empty.apply(source.deltaSince(VersionedState.NOTHING), 1, source.rootAt(1));
         assertThat(result.applied()).as(result.reason()).isTrue();
         assertThat(bank(empty).accounts[3].balance).isEqualTo(101);
         assertThat(bank(empty).accounts[3].owner).isEqualTo("owner3");
@@ -126,7 +126,7 @@ class ObjectGraphStateTest {
         source.seal(1);
         ObjectGraphState copy = newBank(10);
         Digest before = copy.rootAt(0);
-        ApplyResult result = copy.apply(source.deltaSince(0), Digest.ZERO);
+        ApplyResult result = copy.apply(source.deltaSince(0), 1, Digest.ZERO);
         assertThat(result.applied()).isFalse();
         assertThat(result.reason()).contains("expected");
         assertThat(copy.sealedSeq()).isZero();

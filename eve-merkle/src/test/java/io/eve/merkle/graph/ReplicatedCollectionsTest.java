@@ -163,7 +163,7 @@ class ReplicatedCollectionsTest {
         source.seal(2);
         StateDelta delta = source.deltaSince(1);
         assertThat(delta.size()).isLessThan(2_000);
-        ApplyResult result = copy.apply(delta, source.rootAt(2));
+        ApplyResult result = copy.apply(delta, 2, source.rootAt(2));
         assertThat(result.applied()).as(result.reason()).isTrue();
         assertThat(dir(copy).entries.get("key5")).isEqualTo("new");
         assertThat(dir(copy).entries.containsKey("key6")).isFalse();
@@ -182,7 +182,7 @@ class ReplicatedCollectionsTest {
                 .debug(true)
                 .register(Directory.class, Account.class)
                 .build();
-        ApplyResult result = empty.apply(source.deltaSince(VersionedState.NOTHING), source.rootAt(1));
+        ApplyResult result = empty.apply(source.deltaSince(VersionedState.NOTHING), 1, source.rootAt(1));
         assertThat(result.applied()).as(result.reason()).isTrue();
         Account copied = (Account) dir(empty).entries.get("acct");
         assertThat(copied.owner).isEqualTo("ref");

@@ -37,7 +37,7 @@ class TransferPropertyTest {
             }
         }
         StateDelta delta = source.deltaSince(base);
-        ApplyResult result = lagging.apply(delta, source.rootAt(history.size()));
+        ApplyResult result = lagging.apply(delta, history.size(), source.rootAt(history.size()));
         assertThat(result.applied()).as(result.reason()).isTrue();
         long seq = history.size() + 1;
         for (List<BankOps.Op> batch : after) {
@@ -60,7 +60,8 @@ class TransferPropertyTest {
                 .debug(true)
                 .register(Account.class, Bank.class)
                 .build();
-        ApplyResult result = empty.apply(source.deltaSince(VersionedState.NOTHING), source.rootAt(history.size()));
+        ApplyResult result =
+                empty.apply(source.deltaSince(VersionedState.NOTHING), history.size(), source.rootAt(history.size()));
         assertThat(result.applied()).as(result.reason()).isTrue();
         assertThat(empty.deltaSince(VersionedState.NOTHING).size())
                 .isEqualTo(source.deltaSince(VersionedState.NOTHING).size());
@@ -81,11 +82,11 @@ class TransferPropertyTest {
         corrupted[Math.floorMod(corruptAt, corrupted.length)] ^= xor == 0 ? 1 : xor;
         StateDelta bad = new StateDelta(delta.baseSeq(), delta.targetSeq(), corrupted);
         var before = lagging.rootAt(0);
-        ApplyResult result = lagging.apply(bad, source.rootAt(history.size()));
+        ApplyResult result = lagging.apply(bad, history.size(), source.rootAt(history.size()));
         assertThat(result.applied()).isFalse();
         assertThat(lagging.sealedSeq()).isZero();
         assertThat(lagging.rootAt(0)).isEqualTo(before);
-        ApplyResult good = lagging.apply(delta, source.rootAt(history.size()));
+        ApplyResult good = lagging.apply(delta, history.size(), source.rootAt(history.size()));
         assertThat(good.applied()).as(good.reason()).isTrue();
     }
 }

@@ -95,7 +95,7 @@ public final class StateDemo {
     private static boolean catchUp(PrintStream out, Replica source, Replica lagging) {
         long from = lagging.state.sealedSeq();
         StateDelta delta = source.state.deltaSince(from);
-        ApplyResult result = lagging.state.apply(delta, source.state.rootAt(BATCHES));
+        ApplyResult result = lagging.state.apply(delta, BATCHES, source.state.rootAt(BATCHES));
         out.printf(
                 "replica %s was at batch %d; incremental transfer of %,d bytes to batch %d: %s%n",
                 lagging.name, from, delta.size(), delta.targetSeq(), result.applied() ? "applied" : result.reason());
