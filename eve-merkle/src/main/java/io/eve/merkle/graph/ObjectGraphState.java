@@ -263,6 +263,15 @@ public final class ObjectGraphState implements VersionedState {
         return new DeltaReader(this).apply(delta, expectedRoot);
     }
 
+    /** How many pre-images the kept versions hold: what rollback could still need (for tests). */
+    int keptPreImages() {
+        int count = log.preImages.size();
+        for (Version version : versions.values()) {
+            count += version.log() == null ? 0 : version.log().preImages.size();
+        }
+        return count;
+    }
+
     /** Whether the debug mode that rehashes everything at seal is on. */
     public boolean isDebug() {
         return config.debug();

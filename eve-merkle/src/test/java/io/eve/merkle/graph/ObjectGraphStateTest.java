@@ -134,4 +134,24 @@ class ObjectGraphStateTest {
         deposit(copy, 3, 1);
         assertThat(copy.seal(1)).isEqualTo(source.rootAt(1)).isNotEqualTo(before);
     }
+
+    @Test
+    void shouldForgetPreImagesAndVersionsBelowTheStableOne() {
+        ObjectGraphState state = newBank(10);
+        for (long seq = 1; seq <= 3; seq++) {
+            deposit(state, (int) seq, 1);
+            deposit(state, (int) seq + 4, 1);
+            state.seal(seq);
+        }
+        assertThat(state.keptPreImages()).isEqualTo(6);
+        state.markStable(2);
+        assertThat(state.keptPreImages()).as("only batch 3 can still be undone").isEqualTo(2);
+        assertThatThrownBy(() -> state.rollbackTo(1)).isInstanceOf(StateException.class);
+        assertThatThrownBy(() -> state.rootAt(1)).hasMessageContaining("not kept");
+        state.rollbackTo(2);
+        assertThat(bank(state).accounts[3].balance).isEqualTo(100);
+        assertThat(bank(state).accounts[2].balance).isEqualTo(101);
+        state.markStable(2);
+        assertThat(state.keptPreImages()).isZero();
+    }
 }
