@@ -1,0 +1,216 @@
+package io.eve.execution;
+
+import io.eve.Application;
+import io.eve.ExecutionContext;
+import io.eve.Reply;
+import io.eve.Request;
+import io.eve.batch.Batch;
+import io.eve.merkle.ApplyResult;
+import io.eve.merkle.Digest;
+import io.eve.merkle.StateDelta;
+import io.eve.merkle.codec.HashSink;
+import io.eve.mixer.BatchKeys;
+import io.eve.mixer.ConflictKeys;
+import io.eve.mixer.Mixer;
+import io.eve.mixer.ParallelBatch;
+import io.eve.mixer.SequentialMixer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+
+/**
+ * The execution stage of one replica (DESIGN.md section 6): mixes a batch into parallel batches, runs
+ * each on the executor threads as a barrier, seals the state and builds the token, chained to the token
+ * of the previous version. It also carries out the verification stage's verdicts on the state: mark
+ * stable, roll back, produce and apply state transfers.
+ *
+ * <p>Called by one thread (the replica's stage thread, or the simulator); the executor runs the requests.
+ * Batches may be executed ahead of verification (pipelining); a rollback discards every later one.
+ */
+public final class ExecutionStage {
+    /** The conflict key every request of a client writes, so one client's requests keep their order. */
+    private static final String CLIENT_KEY = "eve.client";
+
+    private final Application application;
+    private final ReplicaState state;
+    private final Mixer mixer;
+    private final ExecutorService executor;
+    private final NavigableMap<Long, Token> tokens = new TreeMap<>();
+
+    /**
+     * @param executor runs the requests of a parallel batch; a direct executor gives sequential,
+     *     deterministic execution (the simulator)
+     */
+    public ExecutionStage(Application application, Mixer mixer, ExecutorService executor) {
+        this.application = application;
+        this.state = new ReplicaState(application.state());
+        this.mixer = mixer;
+        this.executor = executor;
+        tokens.put(0L, Token.genesis(state.rootAt(0)));
+    }
+
+    public ReplicaState state() {
+        return state;
+    }
+
+    /** The token of the last executed batch. */
+    public Token lastToken() {
+        return tokens.lastEntry().getValue();
+    }
+
+    public Token tokenAt(long seq) {
+        return tokens.get(seq);
+    }
+
+    public long executedSeq() {
+        return state.sealedSeq();
+    }
+
+    public long stableSeq() {
+        return state.stableSeq();
+    }
+
+    /**
+     * Executes the next batch. With {@code sequential}, one request at a time in batch order (Eve §4.2:
+     * the batch after a rollback).
+     */
+    public Executed execute(Batch batch, boolean sequential) {
+        if (batch.seq() != state.sealedSeq() + 1) {
+            throw new IllegalStateException("batch " + batch.seq() + " cannot run on version " + state.sealedSeq());
+        }
+        List<ParallelBatch> partition = partition(batch, sequential);
+        Reply[] replies = new Reply[batch.size()];
+        for (ParallelBatch parallel : partition) {
+            runParallelBatch(batch, parallel, replies);
+        }
+        Digest root = state.seal(batch.seq());
+        List<Reply> inOrder = List.of(replies);
+        Token token = Token.of(
+                batch.seq(),
+                root,
+                replyDigest(inOrder),
+                tokens.get(batch.seq() - 1).digest());
+        tokens.put(batch.seq(), token);
+        return new Executed(batch, token, inOrder, partition.size(), sequential);
+    }
+
+    private List<ParallelBatch> partition(Batch batch, boolean sequential) {
+        List<ConflictKeys> keys = new ArrayList<>(batch.size());
+        boolean unreadable = false;
+        for (Request request : batch.requests()) {
+            ConflictKeys declared;
+            try {
+                declared = application.conflictKeys(request.payload());
+            } catch (RuntimeException e) {
+                // A payload the application cannot classify conflicts with anything: run the batch in order.
+                declared = ConflictKeys.none();
+                unreadable = true;
+            }
+            keys.add(declared.andWriting(new ClientKey(request.clientId())));
+        }
+        Mixer chosen = sequential || unreadable ? new SequentialMixer() : mixer;
+        return chosen.mix(new BatchKeys(batch.seq(), batch.seed(), keys));
+    }
+
+    private record ClientKey(long clientId) {
+        @Override
+        public String toString() {
+            return CLIENT_KEY + ":" + clientId;
+        }
+    }
+
+    private void runParallelBatch(Batch batch, ParallelBatch parallel, Reply[] replies) {
+        if (parallel.size() == 1) {
+            int index = parallel.requests().get(0);
+            replies[index] = runRequest(batch, index);
+            return;
+        }
+        List<Future<Reply>> running = new ArrayList<>(parallel.size());
+        for (int index : parallel.requests()) {
+            running.add(executor.submit(() -> runRequest(batch, index)));
+        }
+        for (int i = 0; i < running.size(); i++) {
+            replies[parallel.requests().get(i)] = await(running.get(i));
+        }
+    }
+
+    private static Reply await(Future<Reply> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while a parallel batch was running", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the execution stage failed", e.getCause());
+        }
+    }
+
+    /** Runs one request, or answers it from the reply cache; an application exception is an error reply. */
+    private Reply runRequest(Batch batch, int index) {
+        Request request = batch.requests().get(index);
+        ReplyCache cache = state.replies();
+        Reply cached = cache.lookup(request.clientId(), request.requestSeq());
+        if (cached != null) {
+            return cached;
+        }
+        ExecutionContext context = new ExecutionContext(
+                batch.seq(), index, batch.timestampMillis(), batch.seed(), request.clientId(), request.requestSeq());
+        Reply reply;
+        try {
+            reply = Reply.of(request, application.execute(request.payload(), context));
+        } catch (Exception | StackOverflowError e) {
+            reply = Reply.failure(request, e);
+        }
+        cache.record(reply);
+        return reply;
+    }
+
+    static Digest replyDigest(List<Reply> replies) {
+        HashSink sink = HashSink.forCurrentThread();
+        sink.putByte(0x11);
+        sink.putInt(replies.size());
+        for (Reply reply : replies) {
+            sink.putLong(reply.clientId());
+            sink.putLong(reply.requestSeq());
+            sink.putBoolean(reply.error());
+            sink.putByteArray(reply.payload());
+        }
+        return sink.finish();
+    }
+
+    /** Batch {@code seq} is committed. */
+    public void markStable(long seq) {
+        state.markStable(seq);
+        tokens.headMap(seq, false).clear();
+    }
+
+    /** Discards every version after {@code seq} (Eve §4: rollback to the last stable or agreed version). */
+    public void rollbackTo(long seq) {
+        state.rollbackTo(seq);
+        tokens.tailMap(seq, false).clear();
+    }
+
+    /** The changes since {@code seq}, for a replica at that version. */
+    public StateDelta deltaSince(long seq) {
+        return state.deltaSince(seq);
+    }
+
+    /**
+     * Installs another replica's state: rolls back to the delta's base, applies it, and adopts
+     * {@code token} as the token of the new version if the state matches it.
+     */
+    public ApplyResult apply(StateDelta delta, Token token) {
+        if (state.sealedSeq() != delta.baseSeq()) {
+            rollbackTo(delta.baseSeq());
+        }
+        ApplyResult result = state.apply(delta, token.seq(), token.stateRoot());
+        if (result.applied()) {
+            tokens.put(token.seq(), token);
+        }
+        return result;
+    }
+}

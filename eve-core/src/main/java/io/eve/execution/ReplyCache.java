@@ -1,0 +1,55 @@
+package io.eve.execution;
+
+import io.eve.Reply;
+import io.eve.merkle.graph.ObjectGraphState;
+import io.eve.merkle.graph.ReplicatedMap;
+import java.nio.ByteBuffer;
+
+/**
+ * Exactly-once (DESIGN.md section 6): each client's last request number and reply, kept inside the
+ * replicated state so a request retried after a failover gets its original reply instead of running twice,
+ * on every replica alike. Thread-safe (a replicated map); requests of one client never share a parallel
+ * batch, because the execution stage makes them write the same conflict key.
+ */
+final class ReplyCache {
+    static final String ROOT = "eve.clients";
+
+    private final ReplicatedMap<Long, byte[]> byClient;
+
+    ReplyCache(ObjectGraphState state) {
+        ReplicatedMap<Long, byte[]> existing = state.root(ROOT, castClass());
+        if (existing == null) {
+            existing = new ReplicatedMap<>();
+            state.setRoot(ROOT, existing);
+        }
+        this.byClient = existing;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Class<ReplicatedMap<Long, byte[]>> castClass() {
+        return (Class<ReplicatedMap<Long, byte[]>>) (Class<?>) ReplicatedMap.class;
+    }
+
+    /** The cached reply for the client's request {@code requestSeq} or later, or {@code null}. */
+    Reply lookup(long clientId, long requestSeq) {
+        byte[] cached = byClient.get(clientId);
+        if (cached == null) {
+            return null;
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(cached);
+        long cachedSeq = buffer.getLong();
+        if (cachedSeq < requestSeq) {
+            return null;
+        }
+        boolean error = buffer.get() != 0;
+        byte[] payload = new byte[buffer.remaining()];
+        buffer.get(payload);
+        return new Reply(clientId, cachedSeq, error, payload);
+    }
+
+    void record(Reply reply) {
+        ByteBuffer buffer = ByteBuffer.allocate(9 + reply.payload().length);
+        buffer.putLong(reply.requestSeq()).put((byte) (reply.error() ? 1 : 0)).put(reply.payload());
+        byClient.put(reply.clientId(), buffer.array());
+    }
+}

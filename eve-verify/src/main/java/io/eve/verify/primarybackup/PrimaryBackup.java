@@ -1,0 +1,470 @@
+package io.eve.verify.primarybackup;
+
+import io.eve.Reply;
+import io.eve.batch.Batch;
+import io.eve.batch.Batcher;
+import io.eve.execution.Executed;
+import io.eve.execution.Token;
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.BatchToken;
+import io.eve.protocol.Message.ClientRequest;
+import io.eve.protocol.Message.Commit;
+import io.eve.protocol.Message.ExecuteBatch;
+import io.eve.protocol.Message.Heartbeat;
+import io.eve.protocol.Message.JoinRequest;
+import io.eve.protocol.Message.Redirect;
+import io.eve.protocol.Message.Rollback;
+import io.eve.protocol.Message.StateTransfer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Eve's synchronous primary-backup verification (Eve §6.2) as a deterministic state machine (DESIGN.md
+ * section 9): it takes messages, execution outcomes and clock ticks, with the time as an argument, and
+ * answers through {@link Actions}. No threads, sockets or clocks inside.
+ *
+ * <p>Both replicas execute every batch. The primary compares the backup's token with its own: equal, the
+ * batch commits and its replies are released; different, both roll back to the last committed batch and
+ * re-execute sequentially; different again, the primary's state is authoritative and the backup repairs
+ * itself by incremental state transfer. With both alive every batch is compared, which masks a
+ * concurrency bug that manifests on one replica (Eve §6.3). A replica silent for the failure timeout
+ * counts as failed: the primary goes on alone, the backup takes over in the next view. A returning
+ * replica catches up by state transfer before it executes anything. Safety relies on timing: if the two
+ * replicas cannot hear each other yet both run, both may act as primary (docs/primary-backup.md).
+ *
+ * <p>Not thread-safe: one protocol thread calls it.
+ */
+public final class PrimaryBackup {
+    private static final Logger LOG = LoggerFactory.getLogger(PrimaryBackup.class);
+
+    private final PrimaryBackupConfig config;
+    private final Actions actions;
+    private final int peer;
+    private final Batcher batcher;
+    private final String name;
+
+    private long view;
+    private long epoch;
+    private long committed;
+    private long lastHeard;
+    private long lastHeartbeatSent;
+    private boolean joining;
+
+    // Primary.
+    private boolean peerAlive = true;
+    private boolean sequentialNext;
+    private final NavigableMap<Long, Slot> slots = new TreeMap<>();
+    private final Deque<Batch> waiting = new ArrayDeque<>();
+
+    // Backup.
+    private long expected = 1;
+    private boolean awaitingTransfer;
+    private final NavigableMap<Long, ExecuteBatch> buffered = new TreeMap<>();
+    private final NavigableMap<Long, Batch> handed = new TreeMap<>();
+    private final NavigableMap<Long, Executed> executedHere = new TreeMap<>();
+
+    // After a takeover: batches the stage was still running under the old view.
+    private NavigableMap<Long, Batch> pendingInherited = new TreeMap<>();
+    private long inheritedView = -1;
+
+    /** A batch the primary dispatched, with what it knows of its verification so far. */
+    private static final class Slot {
+        final Batch batch;
+        final boolean sequential;
+        final boolean solo;
+        Executed mine;
+        Token peerToken;
+
+        Slot(Batch batch, boolean sequential, boolean solo) {
+            this.batch = batch;
+            this.sequential = sequential;
+            this.solo = solo;
+        }
+    }
+
+    /**
+     * @param joining whether this replica restarts and must catch up by state transfer before serving
+     * @param seeds the source of batch seeds (the nondeterminism data the primary picks)
+     */
+    public PrimaryBackup(PrimaryBackupConfig config, Actions actions, boolean joining, LongSupplier seeds) {
+        this.config = config;
+        this.actions = actions;
+        this.peer = config.peer();
+        this.joining = joining;
+        this.awaitingTransfer = joining;
+        this.batcher = new Batcher(config.maxBatchSize(), config.maxBatchDelayNanos(), 1, seeds);
+        this.name = "node " + config.self();
+    }
+
+    public void start(long now) {
+        lastHeard = now;
+        if (joining) {
+            actions.send(peer, new JoinRequest(view, committed));
+        }
+    }
+
+    public boolean isPrimary() {
+        return !joining && config.primaryOf(view) == config.self();
+    }
+
+    public long view() {
+        return view;
+    }
+
+    public long committed() {
+        return committed;
+    }
+
+    /** The primary as far as this replica knows. */
+    public int primary() {
+        return config.primaryOf(view);
+    }
+
+    public boolean peerAlive() {
+        return peerAlive;
+    }
+
+    // ---- inputs --------------------------------------------------------------------------------
+
+    public void onMessage(int from, Message message, long now, long wallMillis) {
+        if (from == peer) {
+            lastHeard = now;
+        }
+        if (message instanceof ClientRequest request) {
+            onClientRequest(from, request, now, wallMillis);
+        } else if (from != peer) {
+            LOG.debug("{}: ignoring {} from {}, which is not the peer", name, message, from);
+        } else if (message instanceof ExecuteBatch batch) {
+            onExecuteBatch(batch);
+        } else if (message instanceof BatchToken token) {
+            onBatchToken(token);
+        } else if (message instanceof Commit commit) {
+            onCommit(commit);
+        } else if (message instanceof Rollback rollback) {
+            onRollback(rollback);
+        } else if (message instanceof StateTransfer transfer) {
+            onStateTransfer(transfer);
+        } else if (message instanceof JoinRequest join) {
+            onJoin(join.view(), join.stableSeq());
+        } else if (message instanceof Heartbeat heartbeat) {
+            onHeartbeat(heartbeat);
+        }
+    }
+
+    public void onTick(long now, long wallMillis) {
+        if (now - lastHeartbeatSent >= config.heartbeatIntervalNanos()) {
+            lastHeartbeatSent = now;
+            actions.send(peer, joining ? new JoinRequest(view, committed) : new Heartbeat(view, committed));
+        }
+        boolean silent = now - lastHeard > config.failureTimeoutNanos();
+        if (isPrimary()) {
+            if (silent && peerAlive) {
+                LOG.warn(
+                        "{}: backup silent for {} ms; continuing alone in view {}",
+                        name,
+                        config.failureTimeoutNanos() / 1_000_000,
+                        view);
+                peerAlive = false;
+                tryCommit(wallMillis);
+            }
+            batcher.onTick(now, wallMillis).ifPresent(batch -> enqueue(batch, wallMillis));
+        } else if (silent && !joining) {
+            takeOver(wallMillis);
+        }
+    }
+
+    /** The execution stage finished a batch. */
+    public void onExecuted(long executedView, long executedEpoch, Executed executed, long wallMillis) {
+        boolean current = executedView == view && executedEpoch == epoch;
+        boolean inherited =
+                isPrimary() && executedView == inheritedView && pendingInherited.remove(executed.seq()) != null;
+        if (!current && !inherited) {
+            return;
+        }
+        if (isPrimary()) {
+            Slot slot = slots.get(executed.seq());
+            if (slot != null && slot.mine == null) {
+                slot.mine = executed;
+                tryCommit(wallMillis);
+            }
+        } else {
+            handed.remove(executed.seq());
+            executedHere.put(executed.seq(), executed);
+            actions.send(peer, new BatchToken(view, epoch, executed.token()));
+        }
+    }
+
+    /** The execution stage applied (or refused) a state transfer. */
+    public void onApplied(StateTransfer transfer, boolean applied, String reason) {
+        if (!applied) {
+            LOG.warn(
+                    "{}: state transfer to batch {} refused ({}); asking again",
+                    name,
+                    transfer.token().seq(),
+                    reason);
+            actions.send(peer, new JoinRequest(view, committed));
+            return;
+        }
+        long seq = transfer.token().seq();
+        LOG.info("{}: caught up to batch {} by state transfer in view {}", name, seq, view);
+        committed = seq;
+        expected = seq + 1;
+        awaitingTransfer = false;
+        joining = false;
+        executedHere.clear();
+        handed.clear();
+        buffered.headMap(expected, false).clear();
+        actions.markStable(seq);
+        drainBuffered();
+    }
+
+    // ---- primary -------------------------------------------------------------------------------
+
+    private void onClientRequest(int from, ClientRequest message, long now, long wallMillis) {
+        if (!isPrimary()) {
+            actions.send(
+                    from,
+                    new Redirect(message.request().clientId(), message.request().requestSeq(), primary()));
+            return;
+        }
+        batcher.offer(message.request(), now, wallMillis).ifPresent(batch -> enqueue(batch, wallMillis));
+        if (slots.isEmpty() && waiting.isEmpty()) {
+            batcher.onIdle(wallMillis).ifPresent(batch -> enqueue(batch, wallMillis));
+        }
+    }
+
+    private void enqueue(Batch batch, long wallMillis) {
+        waiting.add(batch);
+        dispatchWaiting(wallMillis);
+    }
+
+    private void dispatchWaiting(long wallMillis) {
+        while (!waiting.isEmpty() && slots.size() < config.pipelineDepth()) {
+            dispatch(waiting.poll());
+        }
+        if (slots.isEmpty()) {
+            batcher.onIdle(wallMillis).ifPresent(this::dispatch);
+        }
+    }
+
+    private void dispatch(Batch batch) {
+        boolean sequential = sequentialNext;
+        sequentialNext = false;
+        Slot slot = new Slot(batch, sequential, !peerAlive);
+        slots.put(batch.seq(), slot);
+        actions.execute(view, epoch, batch, sequential);
+        if (peerAlive) {
+            actions.send(peer, new ExecuteBatch(view, epoch, batch, sequential));
+        }
+    }
+
+    private void onBatchToken(BatchToken message) {
+        if (!isPrimary() || message.view() != view || message.epoch() != epoch) {
+            return;
+        }
+        Slot slot = slots.get(message.token().seq());
+        if (slot != null) {
+            slot.peerToken = message.token();
+            tryCommit(0);
+        }
+    }
+
+    /** Commits verified batches in order; stops at the first one still waiting, handles a mismatch. */
+    private void tryCommit(long wallMillis) {
+        while (!slots.isEmpty()) {
+            Slot slot = slots.firstEntry().getValue();
+            if (slot.mine == null) {
+                return;
+            }
+            if (slot.solo || !peerAlive || slot.mine.token().matches(slot.peerToken)) {
+                commit(slot, !slot.solo && peerAlive);
+            } else if (slot.peerToken == null) {
+                return;
+            } else {
+                onMismatch(slot);
+                return;
+            }
+        }
+        dispatchWaiting(wallMillis);
+    }
+
+    private void commit(Slot slot, boolean tellPeer) {
+        long seq = slot.batch.seq();
+        slots.remove(seq);
+        committed = seq;
+        actions.markStable(seq);
+        for (Reply reply : slot.mine.replies()) {
+            actions.release(reply);
+        }
+        if (tellPeer) {
+            actions.send(peer, new Commit(view, seq));
+        }
+    }
+
+    private void onMismatch(Slot slot) {
+        long seq = slot.batch.seq();
+        epoch++;
+        List<Batch> again = new ArrayList<>();
+        if (!slot.sequential) {
+            LOG.warn(
+                    "{}: tokens of batch {} differ ({} here, {} at the backup); rolling back to {} and"
+                            + " re-executing sequentially",
+                    name,
+                    seq,
+                    slot.mine.token(),
+                    slot.peerToken,
+                    committed);
+            slots.values().forEach(s -> again.add(s.batch));
+            slots.clear();
+            actions.rollbackTo(committed);
+            actions.send(peer, new Rollback(view, epoch, committed, false));
+            sequentialNext = true;
+        } else {
+            LOG.warn(
+                    "{}: batch {} still differs after sequential re-execution: nondeterminism outside the"
+                            + " execution context; the backup takes the primary's state",
+                    name,
+                    seq);
+            slots.remove(seq);
+            slots.values().forEach(s -> again.add(s.batch));
+            slots.clear();
+            long before = committed;
+            committed = seq;
+            actions.rollbackTo(seq);
+            actions.markStable(seq);
+            for (Reply reply : slot.mine.replies()) {
+                actions.release(reply);
+            }
+            actions.send(peer, new Rollback(view, epoch, before, true));
+            actions.transfer(peer, before, view, epoch);
+        }
+        again.forEach(this::dispatch);
+    }
+
+    private void onJoin(long joinerView, long joinerStable) {
+        if (!isPrimary()) {
+            return;
+        }
+        LOG.info("{}: node {} rejoins from batch {}; sending it the changes since", name, peer, joinerStable);
+        peerAlive = true;
+        actions.transfer(peer, Math.min(joinerStable, committed), view, epoch);
+    }
+
+    // ---- backup --------------------------------------------------------------------------------
+
+    private void onExecuteBatch(ExecuteBatch message) {
+        if (message.view() < view || (message.view() == view && message.epoch() < epoch)) {
+            return;
+        }
+        adopt(message.view(), message.epoch());
+        if (message.batch().seq() >= expected) {
+            buffered.put(message.batch().seq(), message);
+        }
+        drainBuffered();
+    }
+
+    private void drainBuffered() {
+        if (awaitingTransfer || isPrimary()) {
+            return;
+        }
+        for (ExecuteBatch next = buffered.remove(expected); next != null; next = buffered.remove(expected)) {
+            handed.put(expected, next.batch());
+            actions.execute(view, epoch, next.batch(), next.sequential());
+            expected++;
+        }
+    }
+
+    private void onCommit(Commit message) {
+        if (message.view() != view || isPrimary() || message.seq() >= expected || message.seq() <= committed) {
+            return;
+        }
+        committed = message.seq();
+        executedHere.headMap(committed, true).clear();
+        actions.markStable(committed);
+    }
+
+    private void onRollback(Rollback message) {
+        if (message.view() < view) {
+            return;
+        }
+        adopt(message.view(), message.epoch());
+        actions.rollbackTo(message.toSeq());
+        expected = message.toSeq() + 1;
+        buffered.clear();
+        handed.clear();
+        executedHere.tailMap(message.toSeq(), false).clear();
+        awaitingTransfer = message.awaitTransfer();
+    }
+
+    private void onStateTransfer(StateTransfer message) {
+        if (message.view() < view) {
+            return;
+        }
+        adopt(message.view(), message.epoch());
+        awaitingTransfer = true;
+        actions.apply(message);
+    }
+
+    private void onHeartbeat(Heartbeat message) {
+        if (message.view() > view) {
+            LOG.info("{}: the peer is in view {}, ahead of {}; rejoining as its backup", name, message.view(), view);
+            view = message.view();
+            joining = true;
+            awaitingTransfer = true;
+            slots.clear();
+            waiting.clear();
+            actions.send(peer, new JoinRequest(view, committed));
+        } else if (isPrimary() && !peerAlive) {
+            onJoin(message.view(), message.stableSeq());
+        }
+    }
+
+    private void adopt(long newView, long newEpoch) {
+        if (newView > view || newEpoch > epoch) {
+            view = newView;
+            epoch = newEpoch;
+        }
+    }
+
+    /** Eve §6.2: the backup takes over when the primary has been silent for the failure timeout. */
+    private void takeOver(long wallMillis) {
+        long oldView = view;
+        view = oldView + 1;
+        while (config.primaryOf(view) != config.self()) {
+            view++;
+        }
+        LOG.warn(
+                "{}: primary silent for {} ms; taking over in view {}",
+                name,
+                config.failureTimeoutNanos() / 1_000_000,
+                view);
+        peerAlive = false;
+        // What this replica executed in the old view stands: commit it (a client may have seen those replies).
+        for (Map.Entry<Long, Executed> entry : executedHere.entrySet()) {
+            Slot slot = new Slot(entry.getValue().batch(), false, true);
+            slot.mine = entry.getValue();
+            slots.put(entry.getKey(), slot);
+        }
+        executedHere.clear();
+        long last = Math.max(committed, slots.isEmpty() ? committed : slots.lastKey());
+        // Batches still inside the stage finish under the old view's numbers; wait for them, then go on.
+        pendingInherited = new TreeMap<>(handed);
+        inheritedView = oldView;
+        for (Map.Entry<Long, Batch> entry : handed.entrySet()) {
+            slots.put(entry.getKey(), new Slot(entry.getValue(), false, true));
+            last = Math.max(last, entry.getKey());
+        }
+        handed.clear();
+        buffered.clear();
+        batcher.resumeAfter(last);
+        tryCommit(wallMillis);
+    }
+}

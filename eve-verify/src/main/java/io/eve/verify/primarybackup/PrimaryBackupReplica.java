@@ -1,0 +1,219 @@
+package io.eve.verify.primarybackup;
+
+import io.eve.Application;
+import io.eve.Reply;
+import io.eve.batch.Batch;
+import io.eve.execution.Executed;
+import io.eve.execution.ExecutionStage;
+import io.eve.merkle.ApplyResult;
+import io.eve.merkle.StateDelta;
+import io.eve.mixer.Mixer;
+import io.eve.protocol.Message;
+import io.eve.transport.Transport;
+import java.security.SecureRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One primary-backup replica running for real: the {@link PrimaryBackup} state machine on a protocol
+ * thread, the {@link ExecutionStage} on a stage thread with its executor pool, a {@link Transport}, and
+ * the wall clock. The shell around the state machine (DESIGN.md section 9).
+ *
+ * <p>{@link #start()} and {@link #close()} from any thread; everything else happens on the replica's own
+ * threads. A failure on the stage thread stops the replica and is reported to the error handler.
+ */
+public final class PrimaryBackupReplica implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PrimaryBackupReplica.class);
+    private static final long TICK_MILLIS = 5;
+
+    private final PrimaryBackupConfig config;
+    private final Transport transport;
+    private final ExecutionStage stage;
+    private final ExecutorService executors;
+    private final ScheduledExecutorService protocolThread;
+    private final ExecutorService stageThread;
+    private final PrimaryBackup machine;
+    private final Consumer<Throwable> onFailure;
+    private volatile boolean failed;
+
+    public PrimaryBackupReplica(
+            PrimaryBackupConfig config,
+            Transport transport,
+            Application application,
+            Mixer mixer,
+            int executorThreads,
+            boolean joining,
+            Consumer<Throwable> onFailure) {
+        this.config = config;
+        this.transport = transport;
+        this.onFailure = onFailure;
+        this.executors = Executors.newFixedThreadPool(executorThreads, named("eve-exec-" + config.self()));
+        this.stage = new ExecutionStage(application, mixer, executors);
+        this.protocolThread = Executors.newSingleThreadScheduledExecutor(named("eve-protocol-" + config.self()));
+        this.stageThread = Executors.newSingleThreadExecutor(named("eve-stage-" + config.self()));
+        SecureRandom seeds = new SecureRandom();
+        this.machine = new PrimaryBackup(config, new Bindings(), joining, seeds::nextLong);
+    }
+
+    private static java.util.concurrent.ThreadFactory named(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    public void start() {
+        transport.start((from, message) -> protocol(() -> machine.onMessage(from, message, System.nanoTime(), now())));
+        protocol(() -> machine.start(System.nanoTime()));
+        protocolThread.scheduleAtFixedRate(
+                () -> guard(() -> machine.onTick(System.nanoTime(), now())),
+                TICK_MILLIS,
+                TICK_MILLIS,
+                TimeUnit.MILLISECONDS);
+        LOG.info("node {}: started ({})", config.self(), machine.isPrimary() ? "primary" : "backup");
+    }
+
+    /** Whether this replica currently acts as primary (for tests and status). */
+    public boolean isPrimary() {
+        return call(machine::isPrimary);
+    }
+
+    public long committed() {
+        return call(machine::committed);
+    }
+
+    public long view() {
+        return call(machine::view);
+    }
+
+    public boolean peerAlive() {
+        return call(machine::peerAlive);
+    }
+
+    /** The execution stage, for inspection in tests (its state is owned by the stage thread). */
+    public ExecutionStage stage() {
+        return stage;
+    }
+
+    public boolean failed() {
+        return failed;
+    }
+
+    private <T> T call(java.util.concurrent.Callable<T> query) {
+        try {
+            return protocolThread.submit(query).get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("node " + config.self() + " did not answer", e);
+        }
+    }
+
+    private static long now() {
+        return System.currentTimeMillis();
+    }
+
+    private void protocol(Runnable task) {
+        if (!protocolThread.isShutdown()) {
+            try {
+                protocolThread.execute(() -> guard(task));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // stopping: late events are dropped
+            }
+        }
+    }
+
+    private void onStage(Runnable task) {
+        if (!stageThread.isShutdown()) {
+            try {
+                stageThread.execute(() -> guard(task));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // stopping
+            }
+        }
+    }
+
+    private void guard(Runnable task) {
+        if (failed) {
+            return;
+        }
+        try {
+            task.run();
+        } catch (RuntimeException | Error e) {
+            failed = true;
+            LOG.error("node {}: failed; stopping", config.self(), e);
+            onFailure.accept(e);
+            protocolThread.shutdown();
+            stageThread.shutdown();
+        }
+    }
+
+    @Override
+    public void close() {
+        transport.close();
+        protocolThread.shutdownNow();
+        stageThread.shutdownNow();
+        executors.shutdownNow();
+        try {
+            stageThread.awaitTermination(5, TimeUnit.SECONDS);
+            protocolThread.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The state machine's actions, bound to this replica's threads and transport. */
+    private final class Bindings implements Actions {
+        @Override
+        public void send(int to, Message message) {
+            transport.send(to, message);
+        }
+
+        @Override
+        public void execute(long view, long epoch, Batch batch, boolean sequential) {
+            onStage(() -> {
+                Executed executed = stage.execute(batch, sequential);
+                protocol(() -> machine.onExecuted(view, epoch, executed, now()));
+            });
+        }
+
+        @Override
+        public void rollbackTo(long seq) {
+            onStage(() -> stage.rollbackTo(seq));
+        }
+
+        @Override
+        public void markStable(long seq) {
+            onStage(() -> {
+                if (seq > stage.stableSeq() && seq <= stage.executedSeq()) {
+                    stage.markStable(seq);
+                }
+            });
+        }
+
+        @Override
+        public void transfer(int to, long sinceSeq, long view, long epoch) {
+            onStage(() -> {
+                StateDelta delta = stage.deltaSince(sinceSeq);
+                transport.send(to, new Message.StateTransfer(view, epoch, stage.lastToken(), delta));
+            });
+        }
+
+        @Override
+        public void apply(Message.StateTransfer transfer) {
+            onStage(() -> {
+                ApplyResult result = stage.apply(transfer.delta(), transfer.token());
+                protocol(() -> machine.onApplied(transfer, result.applied(), result.reason()));
+            });
+        }
+
+        @Override
+        public void release(Reply reply) {
+            transport.send((int) reply.clientId(), new Message.ClientReply(reply));
+        }
+    }
+}

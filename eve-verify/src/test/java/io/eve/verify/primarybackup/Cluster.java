@@ -1,0 +1,77 @@
+package io.eve.verify.primarybackup;
+
+import io.eve.mixer.conflict.KeyConflictMixer;
+import io.eve.transport.LocalNetwork;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+
+/** Two primary-backup replicas of {@link CounterApp} over a {@link LocalNetwork}, for in-process tests. */
+final class Cluster implements AutoCloseable {
+    static final int FIRST = 0;
+    static final int SECOND = 1;
+
+    final LocalNetwork network = new LocalNetwork();
+    final PrimaryBackupReplica[] replicas = new PrimaryBackupReplica[2];
+    final CounterApp[] apps = new CounterApp[2];
+    final List<Throwable> failures = new CopyOnWriteArrayList<>();
+    private final List<TestClient> clients = new ArrayList<>();
+
+    Cluster() {
+        for (int node = 0; node < 2; node++) {
+            start(node, false);
+        }
+    }
+
+    static PrimaryBackupConfig config(int self) {
+        return PrimaryBackupConfig.of(FIRST, SECOND, self)
+                .withTimeouts(20_000_000L, 300_000_000L)
+                .withBatching(4, 16, 1_000_000L);
+    }
+
+    void start(int node, boolean joining) {
+        apps[node] = new CounterApp();
+        replicas[node] = new PrimaryBackupReplica(
+                config(node), network.join(node), apps[node], KeyConflictMixer.unbounded(), 4, joining, failures::add);
+        replicas[node].start();
+    }
+
+    void crash(int node) {
+        replicas[node].close();
+    }
+
+    TestClient client(int id) {
+        TestClient client = new TestClient(network, id, FIRST, SECOND);
+        clients.add(client);
+        return client;
+    }
+
+    static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.onSpinWait();
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting until " + what, e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        clients.forEach(TestClient::close);
+        for (PrimaryBackupReplica replica : replicas) {
+            if (replica != null) {
+                replica.close();
+            }
+        }
+        network.close();
+    }
+}

@@ -1,0 +1,71 @@
+package io.eve.verify.primarybackup;
+
+import io.eve.Application;
+import io.eve.ExecutionContext;
+import io.eve.merkle.VersionedState;
+import io.eve.merkle.graph.ObjectGraphState;
+import io.eve.merkle.graph.ReplicatedMap;
+import io.eve.mixer.ConflictKeys;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A test application: counters in a replicated map. "add:k:n" adds n to counter k and returns the new
+ * value; "get:k" reads it; "fail:x" throws. {@link #corruptNext} makes the next adds on this replica
+ * add a wrong amount, once each: a divergence confined to one replica.
+ */
+final class CounterApp implements Application {
+    final ObjectGraphState state = ObjectGraphState.builder().build();
+    final ReplicatedMap<Long, Long> counters = new ReplicatedMap<>();
+    final AtomicInteger corruptNext = new AtomicInteger();
+
+    CounterApp() {
+        state.setRoot("counters", counters);
+    }
+
+    static byte[] add(long key, long amount) {
+        return ("add:" + key + ":" + amount).getBytes(StandardCharsets.UTF_8);
+    }
+
+    static byte[] get(long key) {
+        return ("get:" + key).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public VersionedState state() {
+        return state;
+    }
+
+    @Override
+    public ConflictKeys conflictKeys(byte[] payload) {
+        String[] parts = new String(payload, StandardCharsets.UTF_8).split(":");
+        if (parts[0].equals("fail")) {
+            return ConflictKeys.none();
+        }
+        long key = Long.parseLong(parts[1]);
+        return parts[0].equals("add") ? ConflictKeys.writing(key) : ConflictKeys.reading(key);
+    }
+
+    @Override
+    public byte[] execute(byte[] payload, ExecutionContext context) {
+        String[] parts = new String(payload, StandardCharsets.UTF_8).split(":");
+        switch (parts[0]) {
+            case "add" -> {
+                long key = Long.parseLong(parts[1]);
+                long amount = Long.parseLong(parts[2]);
+                if (corruptNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                    amount += 1000;
+                }
+                Long current = counters.get(key);
+                long next = (current == null ? 0 : current) + amount;
+                counters.put(key, next);
+                return Long.toString(next).getBytes(StandardCharsets.UTF_8);
+            }
+            case "get" -> {
+                Long current = counters.get(Long.parseLong(parts[1]));
+                return Long.toString(current == null ? 0 : current).getBytes(StandardCharsets.UTF_8);
+            }
+            default -> throw new IllegalArgumentException("unknown operation " + parts[0]);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.eve.verify.primarybackup;
+
+import static io.eve.verify.primarybackup.Cluster.FIRST;
+import static io.eve.verify.primarybackup.Cluster.SECOND;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eve.Reply;
+import io.eve.merkle.Digest;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class PrimaryBackupIT {
+
+    private static long value(Reply reply) {
+        assertThat(reply.error()).as(reply.errorText()).isFalse();
+        return Long.parseLong(new String(reply.payload(), StandardCharsets.UTF_8));
+    }
+
+    private static Digest committedRoot(PrimaryBackupReplica replica, long seq) {
+        return replica.stage().state().rootAt(seq);
+    }
+
+    @Test
+    void shouldCommitConcurrentClientsRequestsOnBothReplicas() throws Exception {
+        try (Cluster cluster = new Cluster()) {
+            List<CompletableFuture<Reply>> replies = new ArrayList<>();
+            for (int c = 0; c < 4; c++) {
+                TestClient client = cluster.client(100 + c);
+                for (int i = 0; i < 50; i++) {
+                    replies.add(client.submit(CounterApp.add(i % 10, 1)));
+                }
+            }
+            for (CompletableFuture<Reply> reply : replies) {
+                value(reply.get(20, TimeUnit.SECONDS));
+            }
+            Reply total = cluster.client(200).submit(CounterApp.get(3)).get(20, TimeUnit.SECONDS);
+            assertThat(value(total)).isEqualTo(20);
+            long seq = cluster.replicas[FIRST].committed();
+            Cluster.await("the backup commits batch " + seq, () -> cluster.replicas[SECOND].committed() >= seq);
+            assertThat(committedRoot(cluster.replicas[SECOND], seq))
+                    .isEqualTo(committedRoot(cluster.replicas[FIRST], seq));
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldRollBackAndReexecuteWhenOneReplicaDiverges() throws Exception {
+        try (Cluster cluster = new Cluster()) {
+            TestClient client = cluster.client(100);
+            assertThat(value(client.submit(CounterApp.add(1, 5)).get(20, TimeUnit.SECONDS)))
+                    .isEqualTo(5);
+            cluster.apps[SECOND].corruptNext.set(1);
+            assertThat(value(client.submit(CounterApp.add(1, 5)).get(20, TimeUnit.SECONDS)))
+                    .as("the divergent execution is rolled back; the reply comes from the agreed re-execution")
+                    .isEqualTo(10);
+            assertThat(value(client.submit(CounterApp.get(1)).get(20, TimeUnit.SECONDS)))
+                    .isEqualTo(10);
+            assertThat(cluster.apps[SECOND].corruptNext.get()).isZero();
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldRepairTheBackupByTransferWhenSequentialReexecutionStillDiffers() throws Exception {
+        try (Cluster cluster = new Cluster()) {
+            TestClient client = cluster.client(100);
+            assertThat(value(client.submit(CounterApp.add(2, 1)).get(20, TimeUnit.SECONDS)))
+                    .isEqualTo(1);
+            cluster.apps[SECOND].corruptNext.set(2);
+            assertThat(value(client.submit(CounterApp.add(2, 1)).get(20, TimeUnit.SECONDS)))
+                    .isEqualTo(2);
+            assertThat(value(client.submit(CounterApp.add(2, 1)).get(20, TimeUnit.SECONDS)))
+                    .isEqualTo(3);
+            long seq = cluster.replicas[FIRST].committed();
+            Cluster.await("the backup commits batch " + seq, () -> cluster.replicas[SECOND].committed() >= seq);
+            assertThat(cluster.apps[SECOND].counters.get(2L)).isEqualTo(3L);
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldFailOverWithoutLosingAcknowledgedWritesAndRejoinByTransfer() throws Exception {
+        try (Cluster cluster = new Cluster()) {
+            TestClient client = cluster.client(100);
+            long acknowledged = 0;
+            for (int i = 0; i < 20; i++) {
+                acknowledged = value(client.submit(CounterApp.add(7, 1)).get(20, TimeUnit.SECONDS));
+            }
+            cluster.crash(FIRST);
+            for (int i = 0; i < 20; i++) {
+                acknowledged = value(client.submit(CounterApp.add(7, 1)).get(20, TimeUnit.SECONDS));
+            }
+            assertThat(acknowledged).isEqualTo(40);
+            assertThat(cluster.replicas[SECOND].isPrimary()).isTrue();
+
+            cluster.start(FIRST, true);
+            Cluster.await(
+                    "the old primary rejoins",
+                    () -> cluster.replicas[SECOND].peerAlive() && cluster.replicas[FIRST].committed() >= 40 - 20);
+            for (int i = 0; i < 10; i++) {
+                acknowledged = value(client.submit(CounterApp.add(7, 1)).get(20, TimeUnit.SECONDS));
+            }
+            assertThat(acknowledged).isEqualTo(50);
+            long seq = cluster.replicas[SECOND].committed();
+            Cluster.await("the rejoined backup commits batch " + seq, () -> cluster.replicas[FIRST].committed() >= seq);
+            assertThat(cluster.apps[FIRST].counters.get(7L)).isEqualTo(50L);
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+}
