@@ -30,7 +30,11 @@ final class ReplyCache {
         return (Class<ReplicatedMap<Long, byte[]>>) (Class<?>) ReplicatedMap.class;
     }
 
-    /** The cached reply for the client's request {@code requestSeq} or later, or {@code null}. */
+    /**
+     * The reply for a request already answered: the cached one for a retry of the client's last request,
+     * an error reply for one older than that (the client has moved on; it is not run again); {@code null}
+     * for a new request.
+     */
     Reply lookup(long clientId, long requestSeq) {
         byte[] cached = byClient.get(clientId);
         if (cached == null) {
@@ -40,6 +44,10 @@ final class ReplyCache {
         long cachedSeq = buffer.getLong();
         if (cachedSeq < requestSeq) {
             return null;
+        }
+        if (cachedSeq > requestSeq) {
+            String text = "stale request " + requestSeq + ": client " + clientId + " already sent request " + cachedSeq;
+            return new Reply(clientId, requestSeq, true, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
         boolean error = buffer.get() != 0;
         byte[] payload = new byte[buffer.remaining()];

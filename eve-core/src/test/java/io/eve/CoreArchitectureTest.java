@@ -1,0 +1,50 @@
+package io.eve;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.GeneralCodingRules;
+import org.junit.jupiter.api.Test;
+
+/** The module rules of CONVENTIONS.md and DESIGN.md section 9, for eve-core. */
+class CoreArchitectureTest {
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.eve");
+
+    @Test
+    void shouldDependOnTheJdkTheLeavesAndSlf4jOnly() {
+        classes()
+                .that()
+                .resideInAnyPackage(
+                        "io.eve", "io.eve.batch..", "io.eve.execution..", "io.eve.protocol..", "io.eve.transport..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "io.eve..", "org.slf4j..")
+                .check(MAIN);
+    }
+
+    @Test
+    void shouldNotPrintToTheConsole() {
+        GeneralCodingRules.NO_CLASSES_SHOULD_ACCESS_STANDARD_STREAMS.check(MAIN);
+    }
+
+    @Test
+    void shouldKeepTheBatcherFreeOfClocksAndThreads() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.eve.batch..")
+                .should()
+                .callMethod(System.class, "nanoTime")
+                .orShould()
+                .callMethod(System.class, "currentTimeMillis")
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAPackage("java.util.concurrent..")
+                .because("protocol roles take time as an argument (DESIGN.md section 9)")
+                .check(MAIN);
+    }
+}

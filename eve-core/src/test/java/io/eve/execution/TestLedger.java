@@ -1,0 +1,71 @@
+package io.eve.execution;
+
+import io.eve.Application;
+import io.eve.ExecutionContext;
+import io.eve.merkle.VersionedState;
+import io.eve.merkle.graph.ObjectGraphState;
+import io.eve.merkle.graph.ReplicatedMap;
+import io.eve.mixer.ConflictKeys;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A test application: "put:k:v" stores v under k and returns the previous value, "rand:k" stores a
+ * number from the context's random source, "boom" throws. It records which threads ran requests and
+ * the largest number of requests running at once.
+ */
+final class TestLedger implements Application {
+    final ObjectGraphState state = ObjectGraphState.builder().build();
+    final ReplicatedMap<String, String> entries = new ReplicatedMap<>();
+    final Set<String> threads = ConcurrentHashMap.newKeySet();
+    final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+    final java.util.concurrent.atomic.AtomicInteger mostAtOnce = new java.util.concurrent.atomic.AtomicInteger();
+    volatile long workMillis;
+
+    TestLedger() {
+        state.setRoot("entries", entries);
+    }
+
+    static byte[] text(String value) {
+        return value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public VersionedState state() {
+        return state;
+    }
+
+    @Override
+    public ConflictKeys conflictKeys(byte[] payload) {
+        String[] parts = new String(payload, StandardCharsets.UTF_8).split(":");
+        return parts.length > 1 ? ConflictKeys.writing(parts[1]) : ConflictKeys.none();
+    }
+
+    @Override
+    public byte[] execute(byte[] payload, ExecutionContext context) throws Exception {
+        int now = running.incrementAndGet();
+        mostAtOnce.accumulateAndGet(now, Math::max);
+        threads.add(Thread.currentThread().getName());
+        try {
+            if (workMillis > 0) {
+                Thread.sleep(workMillis);
+            }
+            String[] parts = new String(payload, StandardCharsets.UTF_8).split(":");
+            switch (parts[0]) {
+                case "put" -> {
+                    String previous = entries.put(parts[1], parts[2]);
+                    return text(previous == null ? "" : previous);
+                }
+                case "rand" -> {
+                    String value = Long.toString(context.random().nextLong()) + "@" + context.timestampMillis();
+                    entries.put(parts[1], value);
+                    return text(value);
+                }
+                default -> throw new IllegalStateException("boom in batch " + context.batchSeq());
+            }
+        } finally {
+            running.decrementAndGet();
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.eve.verify;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.GeneralCodingRules;
+import org.junit.jupiter.api.Test;
+
+/** DESIGN.md section 9 for eve-verify: protocol state machines touch no clock, thread or socket. */
+class VerifyArchitectureTest {
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.eve.verify");
+
+    @Test
+    void shouldKeepStateMachinesFreeOfClocksThreadsAndSockets() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.eve.verify..")
+                .and()
+                .haveSimpleNameNotEndingWith("Replica")
+                .and()
+                .haveSimpleNameNotContaining("Replica$")
+                .should()
+                .callMethod(System.class, "nanoTime")
+                .orShould()
+                .callMethod(System.class, "currentTimeMillis")
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.util.concurrent..", "java.net..", "java.nio.channels..")
+                .orShould()
+                .dependOnClassesThat()
+                .areAssignableTo(Thread.class)
+                .because("protocol roles take time as an argument; the *Replica shell binds them to threads")
+                .check(MAIN);
+    }
+
+    @Test
+    void shouldNotPrintToTheConsole() {
+        GeneralCodingRules.NO_CLASSES_SHOULD_ACCESS_STANDARD_STREAMS.check(MAIN);
+    }
+}
