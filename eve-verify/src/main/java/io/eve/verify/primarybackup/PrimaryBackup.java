@@ -53,6 +53,8 @@ public final class PrimaryBackup {
 
     private long view;
     private long epoch;
+    private long rollbacks;
+    private long transfers;
     private long committed;
     private long lastHeard;
     private long lastHeartbeatSent;
@@ -130,6 +132,16 @@ public final class PrimaryBackup {
 
     public boolean peerAlive() {
         return peerAlive;
+    }
+
+    /** Rollbacks this replica ordered as primary (tokens differed). */
+    public long rollbacks() {
+        return rollbacks;
+    }
+
+    /** State transfers this replica installed. */
+    public long transfersInstalled() {
+        return transfers;
     }
 
     // ---- inputs --------------------------------------------------------------------------------
@@ -214,6 +226,7 @@ public final class PrimaryBackup {
             return;
         }
         long seq = transfer.token().seq();
+        transfers++;
         LOG.info("{}: caught up to batch {} by state transfer in view {}", name, seq, view);
         committed = seq;
         expected = seq + 1;
@@ -312,6 +325,7 @@ public final class PrimaryBackup {
     private void onMismatch(Slot slot) {
         long seq = slot.batch.seq();
         epoch++;
+        rollbacks++;
         List<Batch> again = new ArrayList<>();
         if (!slot.sequential) {
             LOG.warn(

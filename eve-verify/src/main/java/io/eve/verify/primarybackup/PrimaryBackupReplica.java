@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +40,9 @@ public final class PrimaryBackupReplica implements AutoCloseable {
     private final ExecutorService stageThread;
     private final PrimaryBackup machine;
     private final Consumer<Throwable> onFailure;
+    private final LongSupplier nanoClock;
     private volatile boolean failed;
+    private volatile boolean closing;
 
     public PrimaryBackupReplica(
             PrimaryBackupConfig config,
@@ -49,6 +52,23 @@ public final class PrimaryBackupReplica implements AutoCloseable {
             int executorThreads,
             boolean joining,
             Consumer<Throwable> onFailure) {
+        this(config, transport, application, mixer, executorThreads, joining, onFailure, System::nanoTime);
+    }
+
+    /**
+     * @param nanoClock the monotonic clock the failure detector and batcher read (tests pause it to model
+     *     a stopped process)
+     */
+    public PrimaryBackupReplica(
+            PrimaryBackupConfig config,
+            Transport transport,
+            Application application,
+            Mixer mixer,
+            int executorThreads,
+            boolean joining,
+            Consumer<Throwable> onFailure,
+            LongSupplier nanoClock) {
+        this.nanoClock = nanoClock;
         this.config = config;
         this.transport = transport;
         this.onFailure = onFailure;
@@ -69,10 +89,11 @@ public final class PrimaryBackupReplica implements AutoCloseable {
     }
 
     public void start() {
-        transport.start((from, message) -> protocol(() -> machine.onMessage(from, message, System.nanoTime(), now())));
-        protocol(() -> machine.start(System.nanoTime()));
+        transport.start(
+                (from, message) -> protocol(() -> machine.onMessage(from, message, nanoClock.getAsLong(), now())));
+        protocol(() -> machine.start(nanoClock.getAsLong()));
         protocolThread.scheduleAtFixedRate(
-                () -> guard(() -> machine.onTick(System.nanoTime(), now())),
+                () -> guard(() -> machine.onTick(nanoClock.getAsLong(), now())),
                 TICK_MILLIS,
                 TICK_MILLIS,
                 TimeUnit.MILLISECONDS);
@@ -103,6 +124,14 @@ public final class PrimaryBackupReplica implements AutoCloseable {
 
     public boolean failed() {
         return failed;
+    }
+
+    public long rollbacks() {
+        return call(machine::rollbacks);
+    }
+
+    public long transfersInstalled() {
+        return call(machine::transfersInstalled);
     }
 
     private <T> T call(java.util.concurrent.Callable<T> query) {
@@ -138,12 +167,15 @@ public final class PrimaryBackupReplica implements AutoCloseable {
     }
 
     private void guard(Runnable task) {
-        if (failed) {
+        if (failed || closing) {
             return;
         }
         try {
             task.run();
         } catch (RuntimeException | Error e) {
+            if (closing) {
+                return; // a stop cuts work short; that is not a failure
+            }
             failed = true;
             LOG.error("node {}: failed; stopping", config.self(), e);
             onFailure.accept(e);
@@ -154,6 +186,7 @@ public final class PrimaryBackupReplica implements AutoCloseable {
 
     @Override
     public void close() {
+        closing = true;
         transport.close();
         protocolThread.shutdownNow();
         stageThread.shutdownNow();

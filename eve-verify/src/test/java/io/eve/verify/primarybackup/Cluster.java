@@ -16,10 +16,17 @@ final class Cluster implements AutoCloseable {
     final LocalNetwork network = new LocalNetwork();
     final PrimaryBackupReplica[] replicas = new PrimaryBackupReplica[2];
     final CounterApp[] apps = new CounterApp[2];
+    final PausableClock[] clocks = {new PausableClock(), new PausableClock()};
+    private final io.eve.mixer.Mixer mixer;
     final List<Throwable> failures = new CopyOnWriteArrayList<>();
     private final List<TestClient> clients = new ArrayList<>();
 
     Cluster() {
+        this(KeyConflictMixer.unbounded());
+    }
+
+    Cluster(io.eve.mixer.Mixer mixer) {
+        this.mixer = mixer;
         for (int node = 0; node < 2; node++) {
             start(node, false);
         }
@@ -34,7 +41,7 @@ final class Cluster implements AutoCloseable {
     void start(int node, boolean joining) {
         apps[node] = new CounterApp();
         replicas[node] = new PrimaryBackupReplica(
-                config(node), network.join(node), apps[node], KeyConflictMixer.unbounded(), 4, joining, failures::add);
+                config(node), network.join(node), apps[node], mixer, 4, joining, failures::add, clocks[node]);
         replicas[node].start();
     }
 

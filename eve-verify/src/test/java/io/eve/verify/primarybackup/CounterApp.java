@@ -19,6 +19,12 @@ final class CounterApp implements Application {
     final ReplicatedMap<Long, Long> counters = new ReplicatedMap<>();
     final AtomicInteger corruptNext = new AtomicInteger();
 
+    /** Adds run one at a time (a correct, synchronized application), after this replica's own delay. */
+    volatile boolean atomicAdds;
+
+    /** Clients whose adds wait a moment on this replica first: interleavings differ between replicas. */
+    volatile long slowClientParity = -1;
+
     CounterApp() {
         state.setRoot("counters", counters);
     }
@@ -56,16 +62,36 @@ final class CounterApp implements Application {
                 if (corruptNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                     amount += 1000;
                 }
-                Long current = counters.get(key);
-                long next = (current == null ? 0 : current) + amount;
-                counters.put(key, next);
-                return Long.toString(next).getBytes(StandardCharsets.UTF_8);
+                if (slowClientParity >= 0 && context.clientId() % 2 == slowClientParity) {
+                    pause();
+                }
+                if (atomicAdds) {
+                    synchronized (counters) {
+                        return addTo(key, amount);
+                    }
+                }
+                return addTo(key, amount);
             }
             case "get" -> {
                 Long current = counters.get(Long.parseLong(parts[1]));
                 return Long.toString(current == null ? 0 : current).getBytes(StandardCharsets.UTF_8);
             }
             default -> throw new IllegalArgumentException("unknown operation " + parts[0]);
+        }
+    }
+
+    private byte[] addTo(long key, long amount) {
+        Long current = counters.get(key);
+        long next = (current == null ? 0 : current) + amount;
+        counters.put(key, next);
+        return Long.toString(next).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(2);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
