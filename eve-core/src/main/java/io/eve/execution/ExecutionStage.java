@@ -204,8 +204,15 @@ public final class ExecutionStage {
      * {@code token} as the token of the new version if the state matches it.
      */
     public ApplyResult apply(StateDelta delta, Token token) {
-        if (state.sealedSeq() != delta.baseSeq()) {
-            rollbackTo(delta.baseSeq());
+        long base = delta.baseSeq();
+        if (base < state.stableSeq() || base > state.sealedSeq()) {
+            return ApplyResult.rejected(
+                    null,
+                    "a transfer from version " + base + " does not fit this replica, whose" + " versions run from "
+                            + state.stableSeq() + " to " + state.sealedSeq());
+        }
+        if (state.sealedSeq() != base) {
+            rollbackTo(base);
         }
         ApplyResult result = state.apply(delta, token.seq(), token.stateRoot());
         if (result.applied()) {

@@ -62,6 +62,8 @@ public final class PrimaryBackup {
 
     // Primary.
     private boolean peerAlive = true;
+    private long lastJoinServed = Long.MIN_VALUE;
+    private long lastJoinServedAt;
     private boolean sequentialNext;
     private final NavigableMap<Long, Slot> slots = new TreeMap<>();
     private final Deque<Batch> waiting = new ArrayDeque<>();
@@ -165,9 +167,9 @@ public final class PrimaryBackup {
         } else if (message instanceof StateTransfer transfer) {
             onStateTransfer(transfer);
         } else if (message instanceof JoinRequest join) {
-            onJoin(join.view(), join.stableSeq());
+            onJoin(join.stableSeq(), now);
         } else if (message instanceof Heartbeat heartbeat) {
-            onHeartbeat(heartbeat);
+            onHeartbeat(heartbeat, now);
         }
     }
 
@@ -216,6 +218,9 @@ public final class PrimaryBackup {
 
     /** The execution stage applied (or refused) a state transfer. */
     public void onApplied(StateTransfer transfer, boolean applied, String reason) {
+        if (!awaitingTransfer) {
+            return;
+        }
         if (!applied) {
             LOG.warn(
                     "{}: state transfer to batch {} refused ({}); asking again",
@@ -363,10 +368,16 @@ public final class PrimaryBackup {
         again.forEach(this::dispatch);
     }
 
-    private void onJoin(long joinerView, long joinerStable) {
+    private void onJoin(long joinerStable, long now) {
         if (!isPrimary()) {
             return;
         }
+        // A joiner repeats its request until it is served; one transfer per failure timeout is enough.
+        if (joinerStable == lastJoinServed && now - lastJoinServedAt < config.failureTimeoutNanos()) {
+            return;
+        }
+        lastJoinServed = joinerStable;
+        lastJoinServedAt = now;
         LOG.info("{}: node {} rejoins from batch {}; sending it the changes since", name, peer, joinerStable);
         peerAlive = true;
         actions.transfer(peer, Math.min(joinerStable, committed), view, epoch);
@@ -419,7 +430,7 @@ public final class PrimaryBackup {
     }
 
     private void onStateTransfer(StateTransfer message) {
-        if (message.view() < view) {
+        if (message.view() < view || (!awaitingTransfer && message.token().seq() <= committed)) {
             return;
         }
         adopt(message.view(), message.epoch());
@@ -427,7 +438,7 @@ public final class PrimaryBackup {
         actions.apply(message);
     }
 
-    private void onHeartbeat(Heartbeat message) {
+    private void onHeartbeat(Heartbeat message, long now) {
         if (message.view() > view) {
             LOG.info("{}: the peer is in view {}, ahead of {}; rejoining as its backup", name, message.view(), view);
             view = message.view();
@@ -437,7 +448,7 @@ public final class PrimaryBackup {
             waiting.clear();
             actions.send(peer, new JoinRequest(view, committed));
         } else if (isPrimary() && !peerAlive) {
-            onJoin(message.view(), message.stableSeq());
+            onJoin(message.stableSeq(), now);
         }
     }
 
