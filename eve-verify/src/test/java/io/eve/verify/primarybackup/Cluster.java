@@ -1,5 +1,7 @@
 package io.eve.verify.primarybackup;
 
+import io.eve.client.ClientConfig;
+import io.eve.client.EveClient;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.transport.LocalNetwork;
 import java.time.Duration;
@@ -19,7 +21,7 @@ final class Cluster implements AutoCloseable {
     final PausableClock[] clocks = {new PausableClock(), new PausableClock()};
     private final io.eve.mixer.Mixer mixer;
     final List<Throwable> failures = new CopyOnWriteArrayList<>();
-    private final List<TestClient> clients = new ArrayList<>();
+    private final List<EveClient> clients = new ArrayList<>();
 
     Cluster() {
         this(KeyConflictMixer.unbounded());
@@ -49,8 +51,10 @@ final class Cluster implements AutoCloseable {
         replicas[node].close();
     }
 
-    TestClient client(int id) {
-        TestClient client = new TestClient(network, id, FIRST, SECOND);
+    EveClient client(int id) {
+        EveClient client = new EveClient(
+                network.join(id),
+                ClientConfig.of(FIRST, SECOND).withTimeouts(Duration.ofMillis(300), Duration.ofSeconds(30)));
         clients.add(client);
         return client;
     }
@@ -73,7 +77,7 @@ final class Cluster implements AutoCloseable {
 
     @Override
     public void close() {
-        clients.forEach(TestClient::close);
+        clients.forEach(EveClient::close);
         for (PrimaryBackupReplica replica : replicas) {
             if (replica != null) {
                 replica.close();

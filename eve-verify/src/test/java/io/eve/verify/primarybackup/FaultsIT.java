@@ -5,6 +5,7 @@ import static io.eve.verify.primarybackup.Cluster.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eve.Reply;
+import io.eve.client.EveClient;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.mixer.experiment.FalseNegativeMixer;
 import io.eve.protocol.Message;
@@ -57,7 +58,7 @@ class FaultsIT {
     @Test
     void shouldLoseNoAcknowledgedWriteWhenThePrimaryCrashesWithBatchesInFlight() throws Exception {
         try (Cluster cluster = new Cluster()) {
-            List<TestClient> clients = List.of(cluster.client(100), cluster.client(101), cluster.client(102));
+            List<EveClient> clients = List.of(cluster.client(100), cluster.client(101), cluster.client(102));
             List<List<CompletableFuture<Reply>>> replies = new ArrayList<>();
             for (int c = 0; c < clients.size(); c++) {
                 List<CompletableFuture<Reply>> mine = new ArrayList<>();
@@ -86,7 +87,7 @@ class FaultsIT {
     @Test
     void shouldCatchUpAPausedBackupWithATransferOfWhatChanged() throws Exception {
         try (Cluster cluster = new Cluster()) {
-            TestClient client = cluster.client(100);
+            EveClient client = cluster.client(100);
             List<CompletableFuture<Reply>> preload = new ArrayList<>();
             for (int key = 0; key < 2000; key++) {
                 preload.add(client.submit(CounterApp.add(key, 1)));

@@ -5,6 +5,7 @@ import static io.eve.verify.primarybackup.Cluster.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eve.Reply;
+import io.eve.client.EveClient;
 import io.eve.merkle.Digest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ class PrimaryBackupIT {
         try (Cluster cluster = new Cluster()) {
             List<CompletableFuture<Reply>> replies = new ArrayList<>();
             for (int c = 0; c < 4; c++) {
-                TestClient client = cluster.client(100 + c);
+                EveClient client = cluster.client(100 + c);
                 for (int i = 0; i < 50; i++) {
                     replies.add(client.submit(CounterApp.add(i % 10, 1)));
                 }
@@ -52,7 +53,7 @@ class PrimaryBackupIT {
     @Test
     void shouldRollBackAndReexecuteWhenOneReplicaDiverges() throws Exception {
         try (Cluster cluster = new Cluster()) {
-            TestClient client = cluster.client(100);
+            EveClient client = cluster.client(100);
             assertThat(value(client.submit(CounterApp.add(1, 5)).get(20, TimeUnit.SECONDS)))
                     .isEqualTo(5);
             cluster.apps[SECOND].corruptNext.set(1);
@@ -69,7 +70,7 @@ class PrimaryBackupIT {
     @Test
     void shouldRepairTheBackupByTransferWhenSequentialReexecutionStillDiffers() throws Exception {
         try (Cluster cluster = new Cluster()) {
-            TestClient client = cluster.client(100);
+            EveClient client = cluster.client(100);
             assertThat(value(client.submit(CounterApp.add(2, 1)).get(20, TimeUnit.SECONDS)))
                     .isEqualTo(1);
             cluster.apps[SECOND].corruptNext.set(2);
@@ -87,7 +88,7 @@ class PrimaryBackupIT {
     @Test
     void shouldFailOverWithoutLosingAcknowledgedWritesAndRejoinByTransfer() throws Exception {
         try (Cluster cluster = new Cluster()) {
-            TestClient client = cluster.client(100);
+            EveClient client = cluster.client(100);
             long acknowledged = 0;
             for (int i = 0; i < 20; i++) {
                 acknowledged = value(client.submit(CounterApp.add(7, 1)).get(20, TimeUnit.SECONDS));

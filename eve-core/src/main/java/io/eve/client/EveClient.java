@@ -1,0 +1,167 @@
+package io.eve.client;
+
+import io.eve.EveException;
+import io.eve.Reply;
+import io.eve.Request;
+import io.eve.protocol.Message;
+import io.eve.transport.Transport;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Talks to a replicated service: sends each request to the replica it believes is the primary, follows
+ * redirects (a backup names the primary), and after an attempt timeout resends the same request, with
+ * the same number, to the next replica, so a failover never applies a request twice (the replicas'
+ * reply cache answers a retry with the original reply). At most {@code maxOutstanding} requests are in
+ * flight: {@link #submit} waits for a slot (back-pressure).
+ *
+ * <p>Thread-safe. The client id is the transport's node id; two clients must not share one.
+ */
+public final class EveClient implements AutoCloseable {
+    private final Transport transport;
+    private final ClientConfig config;
+    private final AtomicLong nextSeq = new AtomicLong(1);
+    private final Map<Long, Attempt> inFlight = new ConcurrentHashMap<>();
+    private final Semaphore slots;
+    private final ScheduledExecutorService timer;
+    private volatile int target;
+
+    /** A request on its way, with the replica it was last sent to. */
+    private final class Attempt {
+        final Request request;
+        final CompletableFuture<Reply> result = new CompletableFuture<>();
+        final long deadline;
+        volatile long resendAt;
+
+        Attempt(Request request, long now) {
+            this.request = request;
+            this.deadline = now + config.requestTimeout().toNanos();
+            this.resendAt = now + config.attemptTimeout().toNanos();
+        }
+    }
+
+    public EveClient(Transport transport, ClientConfig config) {
+        this.transport = transport;
+        this.config = config;
+        this.slots = new Semaphore(config.maxOutstanding());
+        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "eve-client-" + transport.self());
+            thread.setDaemon(true);
+            return thread;
+        });
+        transport.start(this::onMessage);
+        long period = Math.max(1, config.attemptTimeout().toMillis() / 4);
+        timer.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Sends a request; the future completes with its reply (an application error is a reply with
+     * {@code error()} set) or fails with {@link RequestTimeoutException}. Waits while
+     * {@code maxOutstanding} requests are in flight.
+     *
+     * @throws RequestTooLargeException if the payload exceeds {@code maxRequestBytes}
+     */
+    public CompletableFuture<Reply> submit(byte[] payload) {
+        if (payload.length > config.maxRequestBytes()) {
+            throw new RequestTooLargeException(
+                    "a request of " + payload.length + " bytes exceeds the maximum of " + config.maxRequestBytes());
+        }
+        try {
+            slots.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EveException("interrupted while waiting for a free request slot", e);
+        }
+        Request request = new Request(transport.self(), nextSeq.getAndIncrement(), payload);
+        Attempt attempt = new Attempt(request, System.nanoTime());
+        attempt.result.whenComplete((reply, failure) -> slots.release());
+        inFlight.put(request.requestSeq(), attempt);
+        transport.send(target(), new Message.ClientRequest(request));
+        return attempt.result;
+    }
+
+    /** Sends a request and waits for its reply. */
+    public Reply call(byte[] payload) {
+        try {
+            return submit(payload).get(config.requestTimeout().toNanos() + 1_000_000_000L, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EveException("interrupted while waiting for a reply", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof EveException eve ? eve : new EveException("request failed", e.getCause());
+        } catch (TimeoutException e) {
+            throw new RequestTimeoutException("no reply within " + config.requestTimeout());
+        }
+    }
+
+    /** Requests sent and not yet answered. */
+    public int outstanding() {
+        return inFlight.size();
+    }
+
+    private int target() {
+        return config.replicas()[Math.floorMod(target, config.replicas().length)];
+    }
+
+    private void onMessage(int from, Message message) {
+        if (message instanceof Message.ClientReply reply) {
+            Attempt done = inFlight.remove(reply.reply().requestSeq());
+            if (done != null) {
+                done.result.complete(reply.reply());
+            }
+        } else if (message instanceof Message.Redirect redirect) {
+            pointAt(redirect.primary());
+            Attempt again = inFlight.get(redirect.requestSeq());
+            if (again != null) {
+                transport.send(redirect.primary(), new Message.ClientRequest(again.request));
+            }
+        }
+    }
+
+    private void pointAt(int replica) {
+        for (int i = 0; i < config.replicas().length; i++) {
+            if (config.replicas()[i] == replica) {
+                target = i;
+            }
+        }
+    }
+
+    private void checkTimeouts() {
+        long now = System.nanoTime();
+        boolean moved = false;
+        for (Attempt attempt : inFlight.values()) {
+            if (now - attempt.deadline >= 0) {
+                inFlight.remove(attempt.request.requestSeq());
+                attempt.result.completeExceptionally(
+                        new RequestTimeoutException("request " + attempt.request.requestSeq()
+                                + " got no reply within " + config.requestTimeout() + " from replicas "
+                                + java.util.Arrays.toString(config.replicas())));
+            } else if (now - attempt.resendAt >= 0) {
+                if (!moved) {
+                    target++;
+                    moved = true;
+                }
+                attempt.resendAt = now + config.attemptTimeout().toNanos();
+                transport.send(target(), new Message.ClientRequest(attempt.request));
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        transport.close();
+        for (Attempt attempt : inFlight.values()) {
+            attempt.result.completeExceptionally(new EveException("the client was closed"));
+        }
+        inFlight.clear();
+    }
+}

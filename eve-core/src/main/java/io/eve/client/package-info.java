@@ -1,0 +1,2 @@
+/** {@link io.eve.client.EveClient}: how applications talk to a replicated service. */
+package io.eve.client;
