@@ -1,0 +1,209 @@
+package io.eve.verify.primarybackup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eve.Reply;
+import io.eve.Request;
+import io.eve.batch.Batch;
+import io.eve.execution.Executed;
+import io.eve.execution.Token;
+import io.eve.merkle.Digest;
+import io.eve.protocol.Message;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The primary-backup state machine alone, with a manual clock and recorded actions. */
+class PrimaryBackupTest {
+    private static final long MS = 1_000_000L;
+    private static final int PRIMARY = 0;
+    private static final int BACKUP = 1;
+    private static final int CLIENT = 100;
+
+    /** Records what the machine asks for. */
+    static final class Recorder implements Actions {
+        final List<String> log = new ArrayList<>();
+        final List<Message> sent = new ArrayList<>();
+        final List<Batch> executed = new ArrayList<>();
+        final List<Boolean> sequential = new ArrayList<>();
+        final List<Reply> released = new ArrayList<>();
+
+        @Override
+        public void send(int to, Message message) {
+            sent.add(message);
+            log.add("send " + to + " " + message.getClass().getSimpleName());
+        }
+
+        @Override
+        public void execute(long view, long epoch, Batch batch, boolean isSequential) {
+            executed.add(batch);
+            sequential.add(isSequential);
+            log.add("execute " + batch.seq() + (isSequential ? " sequential" : ""));
+        }
+
+        @Override
+        public void rollbackTo(long seq) {
+            log.add("rollback " + seq);
+        }
+
+        @Override
+        public void markStable(long seq) {
+            log.add("stable " + seq);
+        }
+
+        @Override
+        public void transfer(int to, long sinceSeq, long view, long epoch) {
+            log.add("transfer " + to + " since " + sinceSeq);
+        }
+
+        @Override
+        public void apply(Message.StateTransfer transfer) {
+            log.add("apply " + transfer.token().seq());
+        }
+
+        @Override
+        public void release(Reply reply) {
+            released.add(reply);
+            log.add("release " + reply.requestSeq());
+        }
+
+        <T extends Message> List<T> sent(Class<T> type) {
+            return sent.stream().filter(type::isInstance).map(type::cast).toList();
+        }
+    }
+
+    private final Recorder actions = new Recorder();
+    private final AtomicLong seeds = new AtomicLong();
+
+    private PrimaryBackup machine(int self) {
+        PrimaryBackupConfig config = PrimaryBackupConfig.of(PRIMARY, BACKUP, self)
+                .withTimeouts(10 * MS, 100 * MS)
+                .withBatching(2, 1, 0);
+        PrimaryBackup machine = new PrimaryBackup(config, actions, false, seeds::incrementAndGet);
+        machine.start(0);
+        return machine;
+    }
+
+    private static Message.ClientRequest request(long seq) {
+        return new Message.ClientRequest(new Request(CLIENT, seq, new byte[] {(byte) seq}));
+    }
+
+    private static Token token(long seq, int variant) {
+        return Token.of(seq, Digest.of(filled(variant)), Digest.ZERO, Digest.ZERO);
+    }
+
+    private static byte[] filled(int value) {
+        byte[] bytes = new byte[Digest.LENGTH];
+        java.util.Arrays.fill(bytes, (byte) value);
+        return bytes;
+    }
+
+    private static Executed executed(Batch batch, int variant) {
+        List<Reply> replies = batch.requests().stream()
+                .map(r -> Reply.of(r, new byte[] {(byte) variant}))
+                .toList();
+        return new Executed(batch, token(batch.seq(), variant), replies, 1, false);
+    }
+
+    @Test
+    void shouldCommitAndReleaseOnlyWhenBothTokensMatch() {
+        PrimaryBackup primary = machine(PRIMARY);
+        primary.onMessage(CLIENT, request(1), 1 * MS, 1);
+        Batch batch = actions.executed.get(0);
+        assertThat(actions.sent(Message.ExecuteBatch.class)).hasSize(1);
+        primary.onExecuted(0, 0, executed(batch, 1), 1);
+        assertThat(actions.released).as("not before the backup's token").isEmpty();
+        primary.onMessage(BACKUP, new Message.BatchToken(0, 0, token(1, 1)), 2 * MS, 2);
+        assertThat(actions.released).extracting(Reply::requestSeq).containsExactly(1L);
+        assertThat(actions.log).containsSubsequence("stable 1", "release 1", "send 1 Commit");
+        assertThat(primary.committed()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRollBackAndReexecuteSequentiallyWhenTokensDiffer() {
+        PrimaryBackup primary = machine(PRIMARY);
+        primary.onMessage(CLIENT, request(1), 1 * MS, 1);
+        Batch batch = actions.executed.get(0);
+        primary.onExecuted(0, 0, executed(batch, 1), 1);
+        primary.onMessage(BACKUP, new Message.BatchToken(0, 0, token(1, 2)), 2 * MS, 2);
+        assertThat(actions.released).isEmpty();
+        assertThat(actions.log).containsSubsequence("rollback 0", "send 1 Rollback", "execute 1 sequential");
+        assertThat(primary.rollbacks()).isEqualTo(1);
+        primary.onExecuted(0, 0, executed(batch, 9), 3);
+        assertThat(actions.released)
+                .as("an outcome of the discarded epoch is ignored")
+                .isEmpty();
+        primary.onExecuted(0, 1, executed(batch, 3), 3);
+        primary.onMessage(BACKUP, new Message.BatchToken(0, 1, token(1, 3)), 3 * MS, 3);
+        assertThat(actions.released).hasSize(1);
+        assertThat(actions.released.get(0).payload()).containsExactly(3);
+    }
+
+    @Test
+    void shouldMakeTheBackupTakeTheStateWhenSequentialReexecutionStillDiffers() {
+        PrimaryBackup primary = machine(PRIMARY);
+        primary.onMessage(CLIENT, request(1), 1 * MS, 1);
+        Batch batch = actions.executed.get(0);
+        primary.onExecuted(0, 0, executed(batch, 1), 1);
+        primary.onMessage(BACKUP, new Message.BatchToken(0, 0, token(1, 2)), 2 * MS, 2);
+        primary.onExecuted(0, 1, executed(batch, 1), 3);
+        primary.onMessage(BACKUP, new Message.BatchToken(0, 1, token(1, 2)), 3 * MS, 3);
+        assertThat(actions.released).hasSize(1);
+        assertThat(actions.sent(Message.Rollback.class))
+                .last()
+                .satisfies(r -> assertThat(r.awaitTransfer()).isTrue());
+        assertThat(actions.log).last().isEqualTo("transfer 1 since 0");
+    }
+
+    @Test
+    void shouldGoOnAloneWhenTheBackupFallsSilent() {
+        PrimaryBackup primary = machine(PRIMARY);
+        primary.onMessage(CLIENT, request(1), 1 * MS, 1);
+        primary.onExecuted(0, 0, executed(actions.executed.get(0), 1), 1);
+        primary.onTick(50 * MS, 50);
+        assertThat(actions.released).isEmpty();
+        primary.onTick(150 * MS, 150);
+        assertThat(primary.peerAlive()).isFalse();
+        assertThat(actions.released).hasSize(1);
+        int before = actions.sent(Message.ExecuteBatch.class).size();
+        primary.onMessage(CLIENT, request(2), 151 * MS, 151);
+        assertThat(actions.sent(Message.ExecuteBatch.class))
+                .as("no batch to a failed backup")
+                .hasSize(before);
+    }
+
+    @Test
+    void shouldTakeOverInTheNextViewAndRedirectClientsBeforeThat() {
+        PrimaryBackup backup = machine(BACKUP);
+        backup.onMessage(CLIENT, request(1), 1 * MS, 1);
+        assertThat(actions.sent(Message.Redirect.class))
+                .singleElement()
+                .satisfies(r -> assertThat(r.primary()).isEqualTo(PRIMARY));
+        Batch batch = new Batch(1, 1, 1, List.of(request(1).request()));
+        backup.onMessage(PRIMARY, new Message.ExecuteBatch(0, 0, batch, false), 2 * MS, 2);
+        backup.onExecuted(0, 0, executed(batch, 1), 2);
+        assertThat(actions.sent(Message.BatchToken.class)).hasSize(1);
+        backup.onTick(50 * MS, 50);
+        assertThat(backup.isPrimary()).isFalse();
+        backup.onTick(200 * MS, 200);
+        assertThat(backup.isPrimary()).isTrue();
+        assertThat(backup.view()).isEqualTo(1);
+        assertThat(backup.committed()).as("what it executed stands").isEqualTo(1);
+        backup.onMessage(CLIENT, request(2), 201 * MS, 201);
+        assertThat(actions.executed).last().satisfies(b -> assertThat(b.seq()).isEqualTo(2));
+    }
+
+    @Test
+    void shouldSendTheChangesSinceAReturningReplicasStableBatch() {
+        PrimaryBackup primary = machine(PRIMARY);
+        primary.onTick(150 * MS, 150);
+        primary.onMessage(BACKUP, new Message.JoinRequest(0, 0), 151 * MS, 151);
+        assertThat(primary.peerAlive()).isTrue();
+        assertThat(actions.log).last().isEqualTo("transfer 1 since 0");
+        primary.onMessage(BACKUP, new Message.JoinRequest(0, 0), 152 * MS, 152);
+        assertThat(actions.log.stream().filter(l -> l.startsWith("transfer")).count())
+                .as("a repeated join inside the timeout is served once")
+                .isEqualTo(1);
+    }
+}
