@@ -1,0 +1,60 @@
+package io.eve.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.time.Duration;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class ClusterConfigTest {
+
+    private static ClusterConfig parse(String text) throws IOException {
+        Properties properties = new Properties();
+        properties.load(new StringReader(text));
+        return ClusterConfig.parse(properties);
+    }
+
+    private static final String VALID = "profile=primary-backup\nnodes=0@127.0.0.1:7100, 1@127.0.0.1:7101\n";
+
+    @Test
+    void shouldReadAValidConfigurationWithDefaults() throws IOException {
+        ClusterConfig config = parse(VALID + "executor.threads=8\nfailure.timeout-ms=500\n");
+        assertThat(config.nodes()).extracting(NodeAddress::port).containsExactly(7100, 7101);
+        assertThat(config.node(1).host()).isEqualTo("127.0.0.1");
+        assertThat(config.executorThreads()).isEqualTo(8);
+        assertThat(config.failureTimeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(config.maxBatchSize()).isEqualTo(64);
+    }
+
+    @Test
+    void shouldNameTheFieldAndValueOfEveryMistake() {
+        assertThatThrownBy(() -> parse("nodes=0@h:1,1@h:2\n")).hasMessageContaining("'profile'");
+        assertThatThrownBy(() -> parse("profile=paxos\nnodes=0@h:1,1@h:2\n")).hasMessageContaining("profile = 'paxos'");
+        assertThatThrownBy(() -> parse("profile=primary-backup\nnodes=0@h:1\n")).hasMessageContaining("exactly 2");
+        assertThatThrownBy(() -> parse("profile=primary-backup\nnodes=0@h:1,1@h\n"))
+                .hasMessageContaining("'1@h'")
+                .hasMessageContaining("id@host:port");
+        assertThatThrownBy(() -> parse("profile=primary-backup\nnodes=0@h:1,1@h:70000\n"))
+                .hasMessageContaining("port 70000");
+        assertThatThrownBy(() -> parse("profile=primary-backup\nnodes=0@h:1,0@h:2\n"))
+                .hasMessageContaining("id 0 appears twice");
+        assertThatThrownBy(() -> parse(VALID + "executor.threads=zero\n"))
+                .hasMessageContaining("executor.threads = 'zero'");
+        assertThatThrownBy(() -> parse(VALID + "executor.threads=0\n")).hasMessageContaining("executor.threads = 0");
+        assertThatThrownBy(() -> parse(VALID + "failure.timeout-ms=50\n"))
+                .hasMessageContaining("failure.timeout-ms = 50");
+        assertThatThrownBy(() -> parse(VALID + "batch.maxsize=3\n"))
+                .hasMessageContaining("unknown setting 'batch.maxsize'");
+    }
+
+    @Test
+    void shouldLoadTheShippedProfile() {
+        ClusterConfig config = ClusterConfig.load(java.nio.file.Path.of("../config/primary-backup.properties"));
+        assertThat(config.profile()).isEqualTo(ClusterConfig.Profile.PRIMARY_BACKUP);
+        assertThat(config.nodes()).hasSize(2);
+        assertThat(config.metricsPort()).isEqualTo(9100);
+    }
+}
