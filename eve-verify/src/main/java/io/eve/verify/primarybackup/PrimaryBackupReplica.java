@@ -10,7 +10,10 @@ import io.eve.merkle.StateDelta;
 import io.eve.mixer.Mixer;
 import io.eve.protocol.Message;
 import io.eve.transport.Transport;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.security.SecureRandom;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,43 +44,100 @@ public final class PrimaryBackupReplica implements AutoCloseable {
     private final PrimaryBackup machine;
     private final Consumer<Throwable> onFailure;
     private final LongSupplier nanoClock;
+    private final ReplicaMetrics metrics;
     private volatile boolean failed;
     private volatile boolean closing;
 
-    public PrimaryBackupReplica(
-            PrimaryBackupConfig config,
-            Transport transport,
-            Application application,
-            Mixer mixer,
-            int executorThreads,
-            boolean joining,
-            Consumer<Throwable> onFailure) {
-        this(config, transport, application, mixer, executorThreads, joining, onFailure, System::nanoTime);
-    }
-
-    /**
-     * @param nanoClock the monotonic clock the failure detector and batcher read (tests pause it to model
-     *     a stopped process)
-     */
-    public PrimaryBackupReplica(
-            PrimaryBackupConfig config,
-            Transport transport,
-            Application application,
-            Mixer mixer,
-            int executorThreads,
-            boolean joining,
-            Consumer<Throwable> onFailure,
-            LongSupplier nanoClock) {
-        this.nanoClock = nanoClock;
-        this.config = config;
-        this.transport = transport;
-        this.onFailure = onFailure;
-        this.executors = Executors.newFixedThreadPool(executorThreads, named("eve-exec-" + config.self()));
-        this.stage = new ExecutionStage(application, mixer, executors);
+    private PrimaryBackupReplica(Builder builder) {
+        this.config = Objects.requireNonNull(builder.config, "config");
+        this.transport = Objects.requireNonNull(builder.transport, "transport");
+        this.onFailure = builder.onFailure;
+        this.nanoClock = builder.nanoClock;
+        this.metrics = new ReplicaMetrics(builder.registry, config.self());
+        this.executors = Executors.newFixedThreadPool(builder.executorThreads, named("eve-exec-" + config.self()));
+        this.stage = new ExecutionStage(
+                Objects.requireNonNull(builder.application, "application"),
+                Objects.requireNonNull(builder.mixer, "mixer"),
+                executors);
         this.protocolThread = Executors.newSingleThreadScheduledExecutor(named("eve-protocol-" + config.self()));
         this.stageThread = Executors.newSingleThreadExecutor(named("eve-stage-" + config.self()));
         SecureRandom seeds = new SecureRandom();
-        this.machine = new PrimaryBackup(config, new Bindings(), joining, seeds::nextLong);
+        this.machine = new PrimaryBackup(config, new Bindings(), builder.joining, seeds::nextLong);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Assembles a replica; everything but the optional settings is required. Not thread-safe. */
+    public static final class Builder {
+        private PrimaryBackupConfig config;
+        private Transport transport;
+        private Application application;
+        private Mixer mixer;
+        private int executorThreads = Runtime.getRuntime().availableProcessors();
+        private boolean joining;
+        private Consumer<Throwable> onFailure = failure -> {};
+        private LongSupplier nanoClock = System::nanoTime;
+        private MeterRegistry registry = new SimpleMeterRegistry();
+
+        private Builder() {}
+
+        public Builder config(PrimaryBackupConfig config) {
+            this.config = config;
+            return this;
+        }
+
+        public Builder transport(Transport transport) {
+            this.transport = transport;
+            return this;
+        }
+
+        public Builder application(Application application) {
+            this.application = application;
+            return this;
+        }
+
+        public Builder mixer(Mixer mixer) {
+            this.mixer = mixer;
+            return this;
+        }
+
+        public Builder executorThreads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("executorThreads must be at least 1, got " + threads);
+            }
+            this.executorThreads = threads;
+            return this;
+        }
+
+        /** The replica restarts and must catch up by state transfer before it serves. */
+        public Builder joining(boolean joining) {
+            this.joining = joining;
+            return this;
+        }
+
+        /** Told when the replica stops because of an internal failure. */
+        public Builder onFailure(Consumer<Throwable> onFailure) {
+            this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
+            return this;
+        }
+
+        /** The monotonic clock of failure detection and batching (tests pause it to model a stopped process). */
+        public Builder nanoClock(LongSupplier nanoClock) {
+            this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+            return this;
+        }
+
+        /** Where counters and histograms go (docs/operations.md lists them). */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        public PrimaryBackupReplica build() {
+            return new PrimaryBackupReplica(this);
+        }
     }
 
     private static java.util.concurrent.ThreadFactory named(String name) {
@@ -124,6 +184,11 @@ public final class PrimaryBackupReplica implements AutoCloseable {
 
     public boolean failed() {
         return failed;
+    }
+
+    /** The replica's counters and histograms. */
+    public ReplicaMetrics metrics() {
+        return metrics;
     }
 
     public long rollbacks() {
@@ -209,18 +274,22 @@ public final class PrimaryBackupReplica implements AutoCloseable {
         @Override
         public void execute(long view, long epoch, Batch batch, boolean sequential) {
             onStage(() -> {
+                long start = System.nanoTime();
                 Executed executed = stage.execute(batch, sequential);
+                metrics.executed(executed, System.nanoTime() - start);
                 protocol(() -> machine.onExecuted(view, epoch, executed, now()));
             });
         }
 
         @Override
         public void rollbackTo(long seq) {
+            metrics.rollback();
             onStage(() -> stage.rollbackTo(seq));
         }
 
         @Override
         public void markStable(long seq) {
+            metrics.committed(seq);
             onStage(() -> {
                 if (seq > stage.stableSeq() && seq <= stage.executedSeq()) {
                     stage.markStable(seq);
@@ -240,12 +309,14 @@ public final class PrimaryBackupReplica implements AutoCloseable {
         public void apply(Message.StateTransfer transfer) {
             onStage(() -> {
                 ApplyResult result = stage.apply(transfer.delta(), transfer.token());
+                metrics.transferInstalled(result.applied(), transfer.delta().size());
                 protocol(() -> machine.onApplied(transfer, result.applied(), result.reason()));
             });
         }
 
         @Override
         public void release(Reply reply) {
+            metrics.released(reply);
             transport.send((int) reply.clientId(), new Message.ClientReply(reply));
         }
     }

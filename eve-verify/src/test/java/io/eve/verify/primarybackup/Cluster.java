@@ -42,8 +42,16 @@ final class Cluster implements AutoCloseable {
 
     void start(int node, boolean joining) {
         apps[node] = new CounterApp();
-        replicas[node] = new PrimaryBackupReplica(
-                config(node), network.join(node), apps[node], mixer, 4, joining, failures::add, clocks[node]);
+        replicas[node] = PrimaryBackupReplica.builder()
+                .config(config(node))
+                .transport(network.join(node))
+                .application(apps[node])
+                .mixer(mixer)
+                .executorThreads(4)
+                .joining(joining)
+                .onFailure(failures::add)
+                .nanoClock(clocks[node])
+                .build();
         replicas[node].start();
     }
 

@@ -1,0 +1,115 @@
+package io.eve.verify.primarybackup;
+
+import io.eve.Reply;
+import io.eve.execution.Executed;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A replica's counters and histograms (DESIGN.md section 11), tagged with its node id: batches and
+ * requests committed, rollbacks, state transfers, batch sizes, parallel batches per batch, and execution
+ * time per batch. Thread-safe; read them in-process or export the registry (Prometheus, in the CLI).
+ */
+public final class ReplicaMetrics {
+    private final Counter batchesCommitted;
+    private final Counter repliesReleased;
+    private final Counter errorReplies;
+    private final Counter rollbacks;
+    private final Counter transfers;
+    private final Counter transferRefusals;
+    private final DistributionSummary transferBytes;
+    private final DistributionSummary batchSize;
+    private final DistributionSummary parallelBatches;
+    private final Timer execution;
+    private final AtomicLong lastCommitted = new AtomicLong();
+
+    ReplicaMetrics(MeterRegistry registry, int node) {
+        String id = Integer.toString(node);
+        batchesCommitted =
+                Counter.builder("eve.batches.committed").tag("node", id).register(registry);
+        repliesReleased =
+                Counter.builder("eve.replies.released").tag("node", id).register(registry);
+        errorReplies = Counter.builder("eve.replies.errors").tag("node", id).register(registry);
+        rollbacks = Counter.builder("eve.rollbacks").tag("node", id).register(registry);
+        transfers = Counter.builder("eve.transfers.installed").tag("node", id).register(registry);
+        transferRefusals =
+                Counter.builder("eve.transfers.refused").tag("node", id).register(registry);
+        transferBytes = DistributionSummary.builder("eve.transfer.bytes")
+                .tag("node", id)
+                .register(registry);
+        batchSize = DistributionSummary.builder("eve.batch.requests")
+                .tag("node", id)
+                .register(registry);
+        parallelBatches = DistributionSummary.builder("eve.batch.parallel")
+                .tag("node", id)
+                .register(registry);
+        execution = Timer.builder("eve.batch.execution")
+                .tag("node", id)
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        registry.gauge(
+                "eve.committed.seq",
+                java.util.List.of(io.micrometer.core.instrument.Tag.of("node", id)),
+                lastCommitted);
+    }
+
+    void executed(Executed executed, long nanos) {
+        batchSize.record(executed.batch().size());
+        parallelBatches.record(executed.parallelBatches());
+        execution.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void committed(long seq) {
+        batchesCommitted.increment();
+        lastCommitted.set(seq);
+    }
+
+    void released(Reply reply) {
+        repliesReleased.increment();
+        if (reply.error()) {
+            errorReplies.increment();
+        }
+    }
+
+    void rollback() {
+        rollbacks.increment();
+    }
+
+    void transferInstalled(boolean applied, int bytes) {
+        if (applied) {
+            transfers.increment();
+            transferBytes.record(bytes);
+        } else {
+            transferRefusals.increment();
+        }
+    }
+
+    public long batchesCommitted() {
+        return (long) batchesCommitted.count();
+    }
+
+    public long repliesReleased() {
+        return (long) repliesReleased.count();
+    }
+
+    public long rollbacks() {
+        return (long) rollbacks.count();
+    }
+
+    /** One line for a status display. */
+    public String status() {
+        return String.format(
+                "batches %d, replies %d, rollbacks %d, transfers %d, mean batch %.1f requests in %.1f"
+                        + " parallel batches",
+                batchesCommitted(),
+                repliesReleased(),
+                rollbacks(),
+                (long) transfers.count(),
+                batchSize.mean(),
+                parallelBatches.mean());
+    }
+}
