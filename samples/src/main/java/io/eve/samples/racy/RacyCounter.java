@@ -1,0 +1,164 @@
+package io.eve.samples.racy;
+
+import io.eve.Application;
+import io.eve.ExecutionContext;
+import io.eve.merkle.graph.ObjectGraphState;
+import io.eve.mixer.ConflictKeys;
+import java.nio.ByteBuffer;
+
+/**
+ * A counter with a concurrency bug on purpose (Eve §7.4): an increment reads the count, works for a while,
+ * and writes back what it read plus one, with no lock. Two increments that overlap lose one update, and
+ * which ones overlap depends on thread scheduling, so two replicas that race end up in different states.
+ *
+ * <p>Payloads are one byte: {@link #INCREMENT} (declares the counter written; answers the count it wrote)
+ * or {@link #READ} (declares it read; answers the count). Answers are 8 big-endian bytes, see
+ * {@link #countOf}. An increment also records, per client, the count it read.
+ *
+ * <p>The conflict keys are honest: under {@code KeyConflictMixer} increments never share a parallel batch
+ * and the bug cannot manifest, as with Eve's standard mixer and H2. Under {@code GroupAllMixer}, which
+ * ignores keys, they run together and the race shows as diverging tokens.
+ *
+ * <p>The race window is a busy spin of a configurable, deterministic number of steps, varied per request
+ * with the request's random source so overlaps do not fall into a regular pattern, with one
+ * {@link Thread#yield} in the middle so other executor threads get to read the stale count even when the
+ * replica has fewer cores than threads.
+ */
+public final class RacyCounter implements Application {
+    public static final byte INCREMENT = 0x01;
+    public static final byte READ = 0x02;
+
+    static final String ROOT = "racy";
+    private static final String COUNTER_KEY = "racy.counter";
+
+    private final ObjectGraphState state;
+    private final int raceWindow;
+
+    /** Where the spin publishes its result so the JIT keeps it; not state, never read. */
+    private volatile long spinSink;
+
+    private RacyCounter(ObjectGraphState state, int raceWindow) {
+        this.state = state;
+        this.raceWindow = raceWindow;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The payload of an increment. */
+    public static byte[] increment() {
+        return new byte[] {INCREMENT};
+    }
+
+    /** The payload of a read. */
+    public static byte[] read() {
+        return new byte[] {READ};
+    }
+
+    /** The count in a reply. */
+    public static long countOf(byte[] reply) {
+        if (reply.length != Long.BYTES) {
+            throw new IllegalArgumentException("a counter reply is " + Long.BYTES + " bytes, got " + reply.length);
+        }
+        return ByteBuffer.wrap(reply).getLong();
+    }
+
+    @Override
+    public ObjectGraphState state() {
+        return state;
+    }
+
+    /** The current count; call it between batches (tests, tools). */
+    public long value() {
+        return counter().value;
+    }
+
+    @Override
+    public ConflictKeys conflictKeys(byte[] payload) {
+        return operation(payload) == INCREMENT ? ConflictKeys.writing(COUNTER_KEY) : ConflictKeys.reading(COUNTER_KEY);
+    }
+
+    @Override
+    public byte[] execute(byte[] payload, ExecutionContext context) {
+        Counter counter = counter();
+        if (operation(payload) == READ) {
+            return encode(counter.value);
+        }
+        state.modify(counter);
+        long read = counter.value;
+        spinSink = spin(read, raceWindow + context.random().nextInt(raceWindow + 1));
+        long written = read + 1;
+        counter.value = written;
+        counter.lastReadByClient.put(context.clientId(), read);
+        return encode(written);
+    }
+
+    /** The deliberate bug's window: deterministic arithmetic seeded by the value read, so it runs after the read. */
+    private static long spin(long seed, int steps) {
+        long x = seed;
+        for (int i = 0; i < steps; i++) {
+            x = x * 0x5851F42D4C957F2DL + 0x14057B7EF767814FL;
+            x ^= x >>> 29;
+            if (i == steps / 2) {
+                Thread.yield();
+            }
+        }
+        return x;
+    }
+
+    private static byte operation(byte[] payload) {
+        if (payload.length != 1 || (payload[0] != INCREMENT && payload[0] != READ)) {
+            throw new IllegalArgumentException("a counter request is one byte, " + INCREMENT + " (INCREMENT) or "
+                    + READ + " (READ); got " + payload.length + " bytes"
+                    + (payload.length == 0 ? "" : " starting with " + payload[0]));
+        }
+        return payload[0];
+    }
+
+    private Counter counter() {
+        return state.root(ROOT, Counter.class);
+    }
+
+    private static byte[] encode(long count) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(count).array();
+    }
+
+    /** Settings of a counter. */
+    public static final class Builder {
+        private static final int MAX_RACE_WINDOW = 1 << 30;
+
+        private int raceWindow = 20_000;
+        private boolean debug;
+
+        private Builder() {}
+
+        /**
+         * The minimum number of spin steps between an increment's read and its write; each request adds a
+         * deterministic random share of up to as many again. Default 20000 (tens of microseconds).
+         */
+        public Builder raceWindow(int steps) {
+            this.raceWindow = steps;
+            return this;
+        }
+
+        /** Rehash the whole state at every seal (tests). Default off. */
+        public Builder debug(boolean debug) {
+            this.debug = debug;
+            return this;
+        }
+
+        public RacyCounter build() {
+            if (raceWindow < 0 || raceWindow > MAX_RACE_WINDOW) {
+                throw new IllegalArgumentException(
+                        "the race window is 0 to " + MAX_RACE_WINDOW + " steps, got " + raceWindow);
+            }
+            ObjectGraphState state = ObjectGraphState.builder()
+                    .register(Counter.class)
+                    .debug(debug)
+                    .build();
+            state.setRoot(ROOT, Counter.create());
+            return new RacyCounter(state, raceWindow);
+        }
+    }
+}
