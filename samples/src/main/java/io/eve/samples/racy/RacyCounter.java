@@ -5,6 +5,7 @@ import io.eve.ExecutionContext;
 import io.eve.merkle.graph.ObjectGraphState;
 import io.eve.mixer.ConflictKeys;
 import java.nio.ByteBuffer;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A counter with a concurrency bug on purpose (Eve §7.4): an increment reads the count, works for a while,
@@ -19,8 +20,9 @@ import java.nio.ByteBuffer;
  * and the bug cannot manifest, as with Eve's standard mixer and H2. Under {@code GroupAllMixer}, which
  * ignores keys, they run together and the race shows as diverging tokens.
  *
- * <p>The race window is a busy spin of a configurable, deterministic number of steps, varied per request
- * with the request's random source so overlaps do not fall into a regular pattern, with one
+ * <p>The race window is a busy spin of a configurable number of steps, varied per request by local timing
+ * noise (like scheduling, it differs between replicas) so overlaps do not fall into a regular pattern,
+ * with one
  * {@link Thread#yield} in the middle so other executor threads get to read the stale count even when the
  * replica has fewer cores than threads.
  */
@@ -33,13 +35,15 @@ public final class RacyCounter implements Application {
 
     private final ObjectGraphState state;
     private final int raceWindow;
+    private final double raceProbability;
 
     /** Where the spin publishes its result so the JIT keeps it; not state, never read. */
     private volatile long spinSink;
 
-    private RacyCounter(ObjectGraphState state, int raceWindow) {
+    private RacyCounter(ObjectGraphState state, int raceWindow, double raceProbability) {
         this.state = state;
         this.raceWindow = raceWindow;
+        this.raceProbability = raceProbability;
     }
 
     public static Builder builder() {
@@ -87,7 +91,13 @@ public final class RacyCounter implements Application {
         }
         state.modify(counter);
         long read = counter.value;
-        spinSink = spin(read, raceWindow + context.random().nextInt(raceWindow + 1));
+        // Whether this increment lingers, and how long, is local timing noise, as scheduling is for a real
+        // race: two replicas that run the same batch see different overlaps. It decides only which updates
+        // race, never what a request writes given what it read.
+        ThreadLocalRandom noise = ThreadLocalRandom.current();
+        if (noise.nextDouble() < raceProbability) {
+            spinSink = spin(read, raceWindow + noise.nextInt(raceWindow + 1));
+        }
         long written = read + 1;
         counter.value = written;
         counter.lastReadByClient.put(context.clientId(), read);
@@ -129,16 +139,27 @@ public final class RacyCounter implements Application {
         private static final int MAX_RACE_WINDOW = 1 << 30;
 
         private int raceWindow = 20_000;
+        private double raceProbability = 1.0;
         private boolean debug;
 
         private Builder() {}
 
         /**
          * The minimum number of spin steps between an increment's read and its write; each request adds a
-         * deterministic random share of up to as many again. Default 20000 (tens of microseconds).
+         * random share (local timing noise) of up to as many again. Default 20000 (tens of microseconds).
          */
         public Builder raceWindow(int steps) {
             this.raceWindow = steps;
+            return this;
+        }
+
+        /**
+         * The chance that an increment lingers in its race window at all (local noise, like an unlucky
+         * preemption); the others read and write back at once. Lower values make manifestations rarer and
+         * less alike across replicas, as real concurrency bugs are. Default 1.
+         */
+        public Builder raceProbability(double probability) {
+            this.raceProbability = probability;
             return this;
         }
 
@@ -153,12 +174,15 @@ public final class RacyCounter implements Application {
                 throw new IllegalArgumentException(
                         "the race window is 0 to " + MAX_RACE_WINDOW + " steps, got " + raceWindow);
             }
+            if (!(raceProbability >= 0 && raceProbability <= 1)) {
+                throw new IllegalArgumentException("the race probability is in [0, 1], got " + raceProbability);
+            }
             ObjectGraphState state = ObjectGraphState.builder()
                     .register(Counter.class)
                     .debug(debug)
                     .build();
             state.setRoot(ROOT, Counter.create());
-            return new RacyCounter(state, raceWindow);
+            return new RacyCounter(state, raceWindow, raceProbability);
         }
     }
 }
