@@ -100,6 +100,11 @@ public final class ReplicaMetrics {
         return (long) rollbacks.count();
     }
 
+    /** Mean requests per executed batch so far. */
+    public double meanBatchSize() {
+        return batchSize.mean();
+    }
+
     /** One line for a status display. */
     public String status() {
         return String.format(

@@ -114,4 +114,36 @@ class PrimaryBackupIT {
             assertThat(cluster.failures).isEmpty();
         }
     }
+
+    @Test
+    void shouldBatchSmallAtLowLoadAndLargeAtHighLoad() throws Exception {
+        try (Cluster lowLoad = new Cluster()) {
+            EveClient client = lowLoad.client(100);
+            for (int i = 0; i < 30; i++) {
+                value(client.submit(CounterApp.add(i, 1)).get(20, TimeUnit.SECONDS));
+            }
+            assertThat(lowLoad.replicas[FIRST].metrics().meanBatchSize())
+                    .as("one request at a time")
+                    .isLessThan(1.5);
+        }
+        try (Cluster highLoad = new Cluster()) {
+            for (int node = 0; node < 2; node++) {
+                highLoad.apps[node].slowClientParity = 0;
+                highLoad.apps[node].atomicAdds = true;
+            }
+            List<CompletableFuture<Reply>> replies = new ArrayList<>();
+            for (int c = 0; c < 32; c++) {
+                EveClient client = highLoad.client(100 + 2 * c);
+                for (int i = 0; i < 10; i++) {
+                    replies.add(client.submit(CounterApp.add(c, 1)));
+                }
+            }
+            for (CompletableFuture<Reply> reply : replies) {
+                value(reply.get(30, TimeUnit.SECONDS));
+            }
+            assertThat(highLoad.replicas[FIRST].metrics().meanBatchSize())
+                    .as("requests pile up while batches execute, so batches fill up")
+                    .isGreaterThan(4);
+        }
+    }
 }
