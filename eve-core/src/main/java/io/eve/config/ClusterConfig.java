@@ -104,8 +104,9 @@ public record ClusterConfig(
             throw new ConfigException("failure.timeout-ms = " + failureTimeout.toMillis()
                     + " must exceed heartbeat.interval-ms = " + heartbeatInterval.toMillis());
         }
-        if (maxFrameBytes < 1024) {
-            throw new ConfigException("transport.max-frame-bytes = " + maxFrameBytes + " is below the minimum of 1024");
+        if (maxFrameBytes < 1024 || maxFrameBytes > (1 << 30)) {
+            throw new ConfigException(
+                    "transport.max-frame-bytes = " + maxFrameBytes + " is outside 1024 to 1073741824 (1 GiB)");
         }
         if (metricsPort < 0 || metricsPort > 65535 - nodes.size()) {
             throw new ConfigException("metrics.port = " + metricsPort + " is not a usable port (0 turns metrics off)");

@@ -1,0 +1,291 @@
+package io.eve.transport.wire;
+
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.BatchToken;
+import io.eve.protocol.Message.ClientReply;
+import io.eve.protocol.Message.ClientRequest;
+import io.eve.protocol.Message.Commit;
+import io.eve.protocol.Message.ExecuteBatch;
+import io.eve.protocol.Message.Heartbeat;
+import io.eve.protocol.Message.JoinRequest;
+import io.eve.protocol.Message.Redirect;
+import io.eve.protocol.Message.Rollback;
+import io.eve.protocol.Message.StateTransfer;
+import io.eve.transport.wire.ValueLayouts.BatchFields;
+import io.eve.transport.wire.ValueLayouts.DeltaFields;
+import io.eve.transport.wire.ValueLayouts.ReplyFields;
+import io.eve.transport.wire.ValueLayouts.RequestFields;
+import io.eve.transport.wire.ValueLayouts.TokenFields;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The type byte of each message and the layout of its body (docs/protocol.md, "Wire format"). Fields go
+ * in the order of the record's components. Reading returns the message still to be built, so that its
+ * values are validated only after the frame's checksum has been checked. Codes are never reused.
+ */
+enum MessageType {
+    CLIENT_REQUEST(1, ClientRequest.class) {
+        @Override
+        long bodySize(Message message) {
+            return ValueLayouts.requestSize(((ClientRequest) message).request());
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            ValueLayouts.writeRequest(((ClientRequest) message).request(), out);
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            RequestFields request = ValueLayouts.readRequest(in);
+            return () -> new ClientRequest(request.toRequest());
+        }
+    },
+    CLIENT_REPLY(2, ClientReply.class) {
+        @Override
+        long bodySize(Message message) {
+            return ValueLayouts.replySize(((ClientReply) message).reply());
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            ValueLayouts.writeReply(((ClientReply) message).reply(), out);
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            ReplyFields reply = ValueLayouts.readReply(in);
+            return () -> new ClientReply(reply.toReply());
+        }
+    },
+    REDIRECT(3, Redirect.class) {
+        @Override
+        long bodySize(Message message) {
+            return 2 * Long.BYTES + Integer.BYTES;
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            Redirect redirect = (Redirect) message;
+            out.putLong(redirect.clientId());
+            out.putLong(redirect.requestSeq());
+            out.putInt(redirect.primary());
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            Redirect redirect =
+                    new Redirect(in.getLong("client id"), in.getLong("request number"), in.getInt("primary"));
+            return () -> redirect;
+        }
+    },
+    EXECUTE_BATCH(4, ExecuteBatch.class) {
+        @Override
+        long bodySize(Message message) {
+            return 2 * Long.BYTES + ValueLayouts.batchSize(((ExecuteBatch) message).batch()) + 1;
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            ExecuteBatch execute = (ExecuteBatch) message;
+            out.putLong(execute.view());
+            out.putLong(execute.epoch());
+            ValueLayouts.writeBatch(execute.batch(), out);
+            out.putBoolean(execute.sequential());
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            long view = in.getLong("view");
+            long epoch = in.getLong("epoch");
+            BatchFields batch = ValueLayouts.readBatch(in);
+            byte sequential = in.getByte("sequential flag");
+            return () -> new ExecuteBatch(
+                    view, epoch, batch.toBatch(), ValueLayouts.flag(sequential, "the sequential flag"));
+        }
+    },
+    BATCH_TOKEN(5, BatchToken.class) {
+        @Override
+        long bodySize(Message message) {
+            return 2 * Long.BYTES + ValueLayouts.TOKEN_BYTES;
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            BatchToken token = (BatchToken) message;
+            out.putLong(token.view());
+            out.putLong(token.epoch());
+            ValueLayouts.writeToken(token.token(), out);
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            long view = in.getLong("view");
+            long epoch = in.getLong("epoch");
+            TokenFields token = ValueLayouts.readToken(in);
+            return () -> new BatchToken(view, epoch, token.toToken());
+        }
+    },
+    COMMIT(6, Commit.class) {
+        @Override
+        long bodySize(Message message) {
+            return 2 * Long.BYTES;
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            Commit commit = (Commit) message;
+            out.putLong(commit.view());
+            out.putLong(commit.seq());
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            Commit commit = new Commit(in.getLong("view"), in.getLong("batch number"));
+            return () -> commit;
+        }
+    },
+    ROLLBACK(7, Rollback.class) {
+        @Override
+        long bodySize(Message message) {
+            return 3 * Long.BYTES + 1;
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            Rollback rollback = (Rollback) message;
+            out.putLong(rollback.view());
+            out.putLong(rollback.epoch());
+            out.putLong(rollback.toSeq());
+            out.putBoolean(rollback.awaitTransfer());
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            long view = in.getLong("view");
+            long epoch = in.getLong("epoch");
+            long toSeq = in.getLong("rollback target");
+            byte awaitTransfer = in.getByte("await-transfer flag");
+            return () -> new Rollback(view, epoch, toSeq, ValueLayouts.flag(awaitTransfer, "the await-transfer flag"));
+        }
+    },
+    HEARTBEAT(8, Heartbeat.class) {
+        @Override
+        long bodySize(Message message) {
+            return 2 * Long.BYTES;
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            Heartbeat heartbeat = (Heartbeat) message;
+            out.putLong(heartbeat.view());
+            out.putLong(heartbeat.stableSeq());
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            Heartbeat heartbeat = new Heartbeat(in.getLong("view"), in.getLong("stable batch number"));
+            return () -> heartbeat;
+        }
+    },
+    JOIN_REQUEST(9, JoinRequest.class) {
+        @Override
+        long bodySize(Message message) {
+            return 2 * Long.BYTES;
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            JoinRequest join = (JoinRequest) message;
+            out.putLong(join.view());
+            out.putLong(join.stableSeq());
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            JoinRequest join = new JoinRequest(in.getLong("view"), in.getLong("stable batch number"));
+            return () -> join;
+        }
+    },
+    STATE_TRANSFER(10, StateTransfer.class) {
+        @Override
+        long bodySize(Message message) {
+            return 2 * Long.BYTES
+                    + ValueLayouts.TOKEN_BYTES
+                    + ValueLayouts.deltaSize(((StateTransfer) message).delta());
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            StateTransfer transfer = (StateTransfer) message;
+            out.putLong(transfer.view());
+            out.putLong(transfer.epoch());
+            ValueLayouts.writeToken(transfer.token(), out);
+            ValueLayouts.writeDelta(transfer.delta(), out);
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            long view = in.getLong("view");
+            long epoch = in.getLong("epoch");
+            TokenFields token = ValueLayouts.readToken(in);
+            DeltaFields delta = ValueLayouts.readDelta(in);
+            return () -> new StateTransfer(view, epoch, token.toToken(), delta.toDelta());
+        }
+    };
+
+    private static final MessageType[] BY_CODE = byCode();
+    private static final Map<Class<?>, MessageType> BY_CLASS = byClass();
+
+    private final int code;
+    private final Class<? extends Message> messageClass;
+
+    MessageType(int code, Class<? extends Message> messageClass) {
+        this.code = code;
+        this.messageClass = messageClass;
+    }
+
+    int code() {
+        return code;
+    }
+
+    /** The record's simple name, as messages about a frame call it. */
+    String displayName() {
+        return messageClass.getSimpleName();
+    }
+
+    /** The type whose code is {@code code}, or null for a code no message has. */
+    static MessageType ofCode(int code) {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+
+    static MessageType of(Message message) {
+        return BY_CLASS.get(message.getClass());
+    }
+
+    private static MessageType[] byCode() {
+        MessageType[] types = new MessageType[STATE_TRANSFER.code + 1];
+        for (MessageType type : values()) {
+            types[type.code] = type;
+        }
+        return types;
+    }
+
+    private static Map<Class<?>, MessageType> byClass() {
+        Map<Class<?>, MessageType> types = new HashMap<>();
+        for (MessageType type : values()) {
+            types.put(type.messageClass, type);
+        }
+        return Map.copyOf(types);
+    }
+
+    /** The number of bytes {@link #writeBody} writes; a long, since a batch can outgrow an int. */
+    abstract long bodySize(Message message);
+
+    abstract void writeBody(Message message, FrameOutput out);
+
+    /** Reads the fields, checking only that they fit; the supplier validates them and builds the message. */
+    abstract Supplier<Message> readBody(FrameInput in);
+}

@@ -1,0 +1,129 @@
+package io.eve.transport.wire;
+
+import io.eve.Reply;
+import io.eve.Request;
+import io.eve.batch.Batch;
+import io.eve.execution.Token;
+import io.eve.merkle.Digest;
+import io.eve.merkle.StateDelta;
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.BatchToken;
+import io.eve.protocol.Message.ClientReply;
+import io.eve.protocol.Message.ClientRequest;
+import io.eve.protocol.Message.Commit;
+import io.eve.protocol.Message.ExecuteBatch;
+import io.eve.protocol.Message.Heartbeat;
+import io.eve.protocol.Message.JoinRequest;
+import io.eve.protocol.Message.Redirect;
+import io.eve.protocol.Message.Rollback;
+import io.eve.protocol.Message.StateTransfer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+
+/** Messages for codec tests: one fixed sample of each type, and random ones of every type. */
+final class WireMessages {
+    private WireMessages() {}
+
+    static Token token(long seq) {
+        return Token.of(seq, digest(1), digest(2), digest(3));
+    }
+
+    static Digest digest(int fill) {
+        byte[] bytes = new byte[Digest.LENGTH];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (fill * 31 + i);
+        }
+        return Digest.of(bytes);
+    }
+
+    static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** One message of each type, in type-code order. */
+    static List<Message> samples() {
+        Request request = new Request(7, 3, utf8("put k v"));
+        return List.of(
+                new ClientRequest(request),
+                new ClientReply(Reply.of(request, utf8("ok"))),
+                new Redirect(7, 3, 2),
+                new ExecuteBatch(1, 0, new Batch(5, 1_700_000_000_000L, 42, List.of(request, request)), true),
+                new BatchToken(1, 2, token(5)),
+                new Commit(1, 5),
+                new Rollback(1, 3, 4, true),
+                new Heartbeat(1, 5),
+                new JoinRequest(2, 4),
+                new StateTransfer(1, 3, token(9), new StateDelta(4, 9, utf8("delta"))));
+    }
+
+    static Arbitrary<Message> messages() {
+        List<Arbitrary<? extends Message>> all = List.of(
+                requests().map(ClientRequest::new),
+                replies().map(ClientReply::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), Arbitraries.integers())
+                        .as(Redirect::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), batches(), Arbitraries.of(true, false))
+                        .as(ExecuteBatch::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), tokens())
+                        .as(BatchToken::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.longs()).as(Commit::new),
+                Combinators.combine(
+                                Arbitraries.longs(),
+                                Arbitraries.longs(),
+                                Arbitraries.longs(),
+                                Arbitraries.of(true, false))
+                        .as(Rollback::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.longs()).as(Heartbeat::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.longs()).as(JoinRequest::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), tokens(), deltas())
+                        .as(StateTransfer::new));
+        return Arbitraries.oneOf(all);
+    }
+
+    /** Mostly short, sometimes empty, now and then a few kilobytes. */
+    static Arbitrary<byte[]> payloads() {
+        Arbitrary<byte[]> small = Arbitraries.bytes().array(byte[].class).ofMaxSize(48);
+        Arbitrary<byte[]> large =
+                Arbitraries.bytes().array(byte[].class).ofMinSize(1024).ofMaxSize(8192);
+        return Arbitraries.integers().between(0, 9).flatMap(pick -> pick == 0 ? large : small);
+    }
+
+    static Arbitrary<Request> requests() {
+        return Combinators.combine(Arbitraries.longs(), Arbitraries.longs().greaterOrEqual(1), payloads())
+                .as(Request::new);
+    }
+
+    static Arbitrary<Reply> replies() {
+        return Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), Arbitraries.of(true, false), payloads())
+                .as(Reply::new);
+    }
+
+    static Arbitrary<Batch> batches() {
+        return Combinators.combine(
+                        Arbitraries.longs().greaterOrEqual(1),
+                        Arbitraries.longs(),
+                        Arbitraries.longs(),
+                        requests().list().ofMaxSize(12))
+                .as(Batch::new);
+    }
+
+    static Arbitrary<Digest> digests() {
+        return Arbitraries.bytes().array(byte[].class).ofSize(Digest.LENGTH).map(Digest::of);
+    }
+
+    static Arbitrary<Token> tokens() {
+        return Combinators.combine(Arbitraries.longs(), digests(), digests(), digests())
+                .as(Token::of);
+    }
+
+    static Arbitrary<StateDelta> deltas() {
+        return Combinators.combine(
+                        Arbitraries.longs().between(-1, 1L << 40),
+                        Arbitraries.longs().between(0, 1000),
+                        payloads())
+                .as((base, gap, payload) -> new StateDelta(base, base + gap, payload));
+    }
+}
