@@ -23,7 +23,19 @@ class CoreArchitectureTest {
                         "io.eve", "io.eve.batch..", "io.eve.execution..", "io.eve.protocol..", "io.eve.transport..")
                 .should()
                 .onlyDependOnClassesThat()
-                .resideInAnyPackage("java..", "io.eve..", "org.slf4j..")
+                .resideInAnyPackage("java..", "io.eve..", "org.slf4j..", "io.netty..")
+                .check(MAIN);
+    }
+
+    @Test
+    void shouldKeepNettyInsideTheNettyTransport() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.eve.transport.netty..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.netty..")
+                .because("Netty types never appear outside the Netty transport (DESIGN.md section 3)")
                 .check(MAIN);
     }
 

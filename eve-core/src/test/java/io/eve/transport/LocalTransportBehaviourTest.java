@@ -1,7 +1,7 @@
 package io.eve.transport;
 
 /** The transport behaviour suite over the in-JVM network. */
-class LocalTransportBehaviourTest extends TransportBehaviour {
+class LocalTransportBehaviourTest extends TransportBehaviourSuite {
     private final LocalNetwork network = new LocalNetwork();
 
     @Override

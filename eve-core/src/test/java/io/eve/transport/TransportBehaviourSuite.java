@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * messages to a closed node without harm to the others.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-abstract class TransportBehaviour {
+public abstract class TransportBehaviourSuite {
     private final List<Transport> opened = new ArrayList<>();
 
     /** A transport for node {@code id} in a network the nodes of one test share. */
@@ -37,13 +37,13 @@ abstract class TransportBehaviour {
     }
 
     @AfterEach
-    void closeAll() {
+    public void closeAll() {
         opened.forEach(Transport::close);
         closeNetwork();
     }
 
     @Test
-    void shouldDeliverEveryMessageOfOnePairInOrder() throws Exception {
+    public void shouldDeliverEveryMessageOfOnePairInOrder() throws Exception {
         Transport sender = open(1);
         Transport receiver = open(2);
         List<Long> views = new CopyOnWriteArrayList<>();
@@ -62,7 +62,7 @@ abstract class TransportBehaviour {
     }
 
     @Test
-    void shouldCarryRequestsFromManyConcurrentSenders() throws Exception {
+    public void shouldCarryRequestsFromManyConcurrentSenders() throws Exception {
         Transport receiver = open(10);
         Map<Integer, List<Long>> bySender = new ConcurrentHashMap<>();
         CountDownLatch all = new CountDownLatch(4 * 200);
@@ -91,7 +91,7 @@ abstract class TransportBehaviour {
     }
 
     @Test
-    void shouldCarryLargeMessagesIntact() throws Exception {
+    public void shouldCarryLargeMessagesIntact() throws Exception {
         Transport sender = open(1);
         Transport receiver = open(2);
         byte[] payload = new byte[1 << 20];
@@ -111,7 +111,7 @@ abstract class TransportBehaviour {
     }
 
     @Test
-    void shouldLoseMessagesToAClosedNodeAndKeepServingTheOthers() throws Exception {
+    public void shouldLoseMessagesToAClosedNodeAndKeepServingTheOthers() throws Exception {
         Transport sender = open(1);
         Transport gone = open(2);
         Transport alive = open(3);

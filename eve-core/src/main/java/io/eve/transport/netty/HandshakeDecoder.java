@@ -1,0 +1,82 @@
+package io.eve.transport.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The first 8 bytes of an accepted connection: magic "EVEH" and the dialing node's id. Until they
+ * arrive nothing else is read; a connection that does not send them within the timeout, or sends
+ * something else, is closed with a logged reason. Then this handler leaves the pipeline.
+ */
+final class HandshakeDecoder extends ByteToMessageDecoder {
+    private static final Logger LOG = LoggerFactory.getLogger(HandshakeDecoder.class);
+    static final int MAGIC = 0x45564548;
+    static final int LENGTH = 8;
+
+    private final NettyTransport transport;
+    private final long timeoutMillis;
+    private ScheduledFuture<?> deadline;
+
+    HandshakeDecoder(NettyTransport transport, long timeoutMillis) {
+        this.transport = transport;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    static byte[] hello(int node) {
+        return ByteBuffer.allocate(LENGTH).putInt(MAGIC).putInt(node).array();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext context) {
+        deadline = context.executor()
+                .schedule(
+                        () -> {
+                            LOG.warn(
+                                    "node {}: {} did not name itself within {} ms; closing",
+                                    transport.selfId(),
+                                    context.channel().remoteAddress(),
+                                    timeoutMillis);
+                            context.close();
+                        },
+                        timeoutMillis,
+                        TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext context, ByteBuf in, List<Object> out) {
+        if (in.readableBytes() < LENGTH) {
+            return;
+        }
+        int magic = in.readInt();
+        int node = in.readInt();
+        deadline.cancel(false);
+        if (magic != MAGIC || node < 0) {
+            LOG.warn(
+                    "node {}: {} sent a bad handshake (magic {}, node {}); closing",
+                    transport.selfId(),
+                    context.channel().remoteAddress(),
+                    Integer.toHexString(magic),
+                    node);
+            in.skipBytes(in.readableBytes());
+            context.close();
+            return;
+        }
+        transport.onHandshake(node, context.channel());
+        context.pipeline().get(Delivery.class).from(node);
+        context.pipeline().remove(this);
+    }
+
+    @Override
+    public void handlerRemoved0(ChannelHandlerContext context) {
+        if (deadline != null) {
+            deadline.cancel(false);
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package io.eve.transport.netty;
+
+import io.eve.protocol.Message;
+import io.eve.transport.Transport;
+import io.eve.transport.wire.FrameCodec;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Transport} over TCP, with Netty (DESIGN.md section 10). Each message travels as one frame of
+ * {@link FrameCodec}. A node dials the peers it sends to and keeps one connection per peer, so the
+ * messages of one pair arrive in order; a node that does not listen (a client) is answered over the
+ * connection it opened, which it names with a handshake. A malformed frame or handshake closes that
+ * connection with a logged reason; the node keeps serving everyone else. Messages to a node that cannot
+ * be reached are dropped, as on any network; the protocols retransmit what matters.
+ *
+ * <p>Thread-safe. Incoming messages are delivered on Netty's event loop, one connection at a time.
+ */
+public final class NettyTransport implements Transport {
+    private static final Logger LOG = LoggerFactory.getLogger(NettyTransport.class);
+    private static final int PENDING_LIMIT = 10_000;
+    private static final long REDIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final int self;
+    private final InetSocketAddress listen;
+    private final IntFunction<InetSocketAddress> peers;
+    private final FrameCodec codec;
+    private final long handshakeTimeoutMillis;
+    private final EventLoopGroup group;
+    private final Map<Integer, Link> outbound = new ConcurrentHashMap<>();
+    private final Map<Integer, Channel> inbound = new ConcurrentHashMap<>();
+    private volatile Receiver receiver;
+    private volatile Channel server;
+    private volatile boolean closed;
+
+    private NettyTransport(Builder builder) {
+        this.self = builder.self;
+        this.listen = builder.listen;
+        this.peers = builder.peers;
+        this.codec = new FrameCodec(builder.maxFrameBytes);
+        this.handshakeTimeoutMillis = builder.handshakeTimeoutMillis;
+        this.group = new MultiThreadIoEventLoopGroup(builder.ioThreads, NioIoHandler.newFactory());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Settings of a transport. Not thread-safe. */
+    public static final class Builder {
+        private int self = -1;
+        private InetSocketAddress listen;
+        private IntFunction<InetSocketAddress> peers = id -> null;
+        private int maxFrameBytes = 16 << 20;
+        private int ioThreads = 1;
+        private long handshakeTimeoutMillis = 10_000;
+
+        private Builder() {}
+
+        public Builder self(int id) {
+            this.self = id;
+            return this;
+        }
+
+        /** Where to accept connections; a client leaves it unset. */
+        public Builder listen(InetSocketAddress address) {
+            this.listen = Objects.requireNonNull(address, "address");
+            return this;
+        }
+
+        /** Where each dialable node listens ({@code null} for nodes that do not listen). */
+        public Builder peers(IntFunction<InetSocketAddress> peers) {
+            this.peers = Objects.requireNonNull(peers, "peers");
+            return this;
+        }
+
+        public Builder peers(Map<Integer, InetSocketAddress> peers) {
+            Map<Integer, InetSocketAddress> copy = Map.copyOf(peers);
+            return peers(copy::get);
+        }
+
+        public Builder maxFrameBytes(int bytes) {
+            this.maxFrameBytes = bytes;
+            return this;
+        }
+
+        public Builder ioThreads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("ioThreads must be at least 1, got " + threads);
+            }
+            this.ioThreads = threads;
+            return this;
+        }
+
+        /** How long an accepted connection may take to name its node before it is closed. */
+        public Builder handshakeTimeoutMillis(long millis) {
+            if (millis < 1) {
+                throw new IllegalArgumentException("handshakeTimeoutMillis must be positive, got " + millis);
+            }
+            this.handshakeTimeoutMillis = millis;
+            return this;
+        }
+
+        public NettyTransport build() {
+            if (self < 0) {
+                throw new IllegalArgumentException("self must be set to this node's id (0 or more), got " + self);
+            }
+            return new NettyTransport(this);
+        }
+    }
+
+    /** An outgoing connection to a peer: the channel once up, and what waits for it meanwhile. */
+    private final class Link {
+        final int peer;
+        final Queue<Message> pending = new ArrayDeque<>();
+        Channel channel;
+        boolean dialing;
+        long lastDial;
+
+        Link(int peer) {
+            this.peer = peer;
+        }
+    }
+
+    @Override
+    public int self() {
+        return self;
+    }
+
+    /** The address this transport listens on (with the real port when it was 0), or {@code null}. */
+    public InetSocketAddress boundAddress() {
+        Channel channel = server;
+        return channel == null ? null : (InetSocketAddress) channel.localAddress();
+    }
+
+    @Override
+    public void start(Receiver receiver) {
+        this.receiver = Objects.requireNonNull(receiver, "receiver");
+        if (listen == null) {
+            return;
+        }
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        channel.pipeline().addLast(new HandshakeDecoder(NettyTransport.this, handshakeTimeoutMillis));
+                        channel.pipeline().addLast(new FrameDecoder(codec));
+                        channel.pipeline().addLast(new Delivery(NettyTransport.this));
+                    }
+                });
+        try {
+            server = bootstrap.bind(listen).sync().channel();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while binding " + listen, e);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("node " + self + " cannot listen on " + listen + ": " + e.getMessage(), e);
+        }
+        LOG.info("node {}: listening on {}", self, boundAddress());
+    }
+
+    @Override
+    public void send(int to, Message message) {
+        if (closed) {
+            return;
+        }
+        Channel accepted = inbound.get(to);
+        InetSocketAddress address = peers.apply(to);
+        if (address == null) {
+            if (accepted != null && accepted.isActive()) {
+                write(accepted, message);
+            }
+            return;
+        }
+        Link link = outbound.computeIfAbsent(to, Link::new);
+        synchronized (link) {
+            if (link.channel != null && link.channel.isActive()) {
+                write(link.channel, message);
+                return;
+            }
+            if (link.pending.size() >= PENDING_LIMIT) {
+                link.pending.poll();
+            }
+            link.pending.add(message);
+            if (!link.dialing && System.nanoTime() - link.lastDial >= REDIAL_NANOS) {
+                dial(link, address);
+            }
+        }
+    }
+
+    private void write(Channel channel, Message message) {
+        channel.writeAndFlush(Unpooled.wrappedBuffer(codec.encode(message)));
+    }
+
+    private void dial(Link link, InetSocketAddress address) {
+        link.dialing = true;
+        link.lastDial = System.nanoTime();
+        Bootstrap bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2_000)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        channel.pipeline().addLast(new FrameDecoder(codec));
+                        channel.pipeline().addLast(new Delivery(NettyTransport.this, link.peer));
+                    }
+                });
+        ChannelFuture connecting = bootstrap.connect(address);
+        connecting.addListener(future -> onDialed(link, connecting.channel(), future.isSuccess(), future.cause()));
+    }
+
+    private void onDialed(Link link, Channel channel, boolean connected, Throwable cause) {
+        synchronized (link) {
+            link.dialing = false;
+            if (!connected || closed) {
+                LOG.debug(
+                        "node {}: cannot reach node {}: {}",
+                        self,
+                        link.peer,
+                        cause == null ? "closed" : cause.toString());
+                link.pending.clear();
+                if (closed) {
+                    channel.close();
+                }
+                return;
+            }
+            channel.writeAndFlush(Unpooled.wrappedBuffer(HandshakeDecoder.hello(self)));
+            link.channel = channel;
+            for (Message message = link.pending.poll(); message != null; message = link.pending.poll()) {
+                write(channel, message);
+            }
+        }
+    }
+
+    /** A peer named itself on an accepted connection: answers to it go back this way. */
+    void onHandshake(int from, Channel channel) {
+        Channel previous = inbound.put(from, channel);
+        if (previous != null && previous != channel) {
+            previous.close();
+        }
+        channel.closeFuture().addListener(future -> inbound.remove(from, channel));
+    }
+
+    void deliver(int from, Message message) {
+        Receiver current = receiver;
+        if (current != null && !closed) {
+            current.onMessage(from, message);
+        }
+    }
+
+    int selfId() {
+        return self;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (server != null) {
+            server.close();
+        }
+        outbound.values().forEach(link -> {
+            synchronized (link) {
+                if (link.channel != null) {
+                    link.channel.close();
+                }
+            }
+        });
+        inbound.values().forEach(Channel::close);
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
