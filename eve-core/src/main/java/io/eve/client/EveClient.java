@@ -120,7 +120,9 @@ public final class EveClient implements AutoCloseable {
         } else if (message instanceof Message.Redirect redirect) {
             pointAt(redirect.primary());
             Attempt again = inFlight.get(redirect.requestSeq());
-            if (again != null) {
+            // A replica naming itself cannot serve yet (it is catching up): wait for the attempt timeout
+            // instead of asking it again at once.
+            if (again != null && redirect.primary() != from) {
                 transport.send(redirect.primary(), new Message.ClientRequest(again.request));
             }
         }

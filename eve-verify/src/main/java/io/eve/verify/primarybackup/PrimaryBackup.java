@@ -58,6 +58,9 @@ public final class PrimaryBackup {
     private long committed;
     private long lastHeard;
     private long lastHeartbeatSent;
+    private long lastProgress;
+    private long clock;
+    private long wall;
     private boolean joining;
 
     // Primary.
@@ -71,6 +74,7 @@ public final class PrimaryBackup {
     // Backup.
     private long expected = 1;
     private boolean awaitingTransfer;
+    private boolean applying;
     private final NavigableMap<Long, ExecuteBatch> buffered = new TreeMap<>();
     private final NavigableMap<Long, Batch> handed = new TreeMap<>();
     private final NavigableMap<Long, Executed> executedHere = new TreeMap<>();
@@ -83,7 +87,7 @@ public final class PrimaryBackup {
     private static final class Slot {
         final Batch batch;
         final boolean sequential;
-        final boolean solo;
+        boolean solo;
         Executed mine;
         Token peerToken;
 
@@ -149,6 +153,8 @@ public final class PrimaryBackup {
     // ---- inputs --------------------------------------------------------------------------------
 
     public void onMessage(int from, Message message, long now, long wallMillis) {
+        clock = now;
+        wall = wallMillis;
         if (from == peer) {
             lastHeard = now;
         }
@@ -174,9 +180,24 @@ public final class PrimaryBackup {
     }
 
     public void onTick(long now, long wallMillis) {
+        clock = now;
+        wall = wallMillis;
         if (now - lastHeartbeatSent >= config.heartbeatIntervalNanos()) {
             lastHeartbeatSent = now;
-            actions.send(peer, joining ? new JoinRequest(view, committed) : new Heartbeat(view, committed));
+            if (!joining && !awaitingTransfer) {
+                actions.send(peer, new Heartbeat(view, committed));
+            } else if (!applying) {
+                actions.send(peer, new JoinRequest(view, committed));
+            }
+        }
+        if (isPrimary() && peerAlive && !slots.isEmpty() && now - lastProgress > 3 * config.heartbeatIntervalNanos()) {
+            // A lost ExecuteBatch or BatchToken would stall verification forever: ask again.
+            lastProgress = now;
+            for (Slot slot : slots.values()) {
+                if (!slot.solo && slot.peerToken == null) {
+                    actions.send(peer, new ExecuteBatch(view, epoch, slot.batch, slot.sequential));
+                }
+            }
         }
         boolean silent = now - lastHeard > config.failureTimeoutNanos();
         if (isPrimary()) {
@@ -218,6 +239,7 @@ public final class PrimaryBackup {
 
     /** The execution stage applied (or refused) a state transfer. */
     public void onApplied(StateTransfer transfer, boolean applied, String reason) {
+        applying = false;
         if (!awaitingTransfer) {
             return;
         }
@@ -274,6 +296,9 @@ public final class PrimaryBackup {
     }
 
     private void dispatch(Batch batch) {
+        if (slots.isEmpty()) {
+            lastProgress = clock;
+        }
         boolean sequential = sequentialNext;
         sequentialNext = false;
         Slot slot = new Slot(batch, sequential, !peerAlive);
@@ -290,8 +315,9 @@ public final class PrimaryBackup {
         }
         Slot slot = slots.get(message.token().seq());
         if (slot != null) {
+            lastProgress = clock;
             slot.peerToken = message.token();
-            tryCommit(0);
+            tryCommit(wall);
         }
     }
 
@@ -315,6 +341,7 @@ public final class PrimaryBackup {
     }
 
     private void commit(Slot slot, boolean tellPeer) {
+        lastProgress = clock;
         long seq = slot.batch.seq();
         slots.remove(seq);
         committed = seq;
@@ -369,6 +396,10 @@ public final class PrimaryBackup {
     }
 
     private void onJoin(long joinerStable, long now) {
+        if (!isPrimary() && !joining && primary() == peer) {
+            LOG.warn("{}: the primary restarted and asks to rejoin; taking over", name);
+            takeOver(wall);
+        }
         if (!isPrimary()) {
             return;
         }
@@ -379,6 +410,9 @@ public final class PrimaryBackup {
         lastJoinServed = joinerStable;
         lastJoinServedAt = now;
         LOG.info("{}: node {} rejoins from batch {}; sending it the changes since", name, peer, joinerStable);
+        // The transfer runs on the stage after every batch dispatched so far, so it carries them all: those
+        // batches commit on this replica's execution alone; the ones dispatched from now on go to the peer.
+        slots.values().forEach(slot -> slot.solo = true);
         peerAlive = true;
         actions.transfer(peer, Math.min(joinerStable, committed), view, epoch);
     }
@@ -389,9 +423,22 @@ public final class PrimaryBackup {
         if (message.view() < view || (message.view() == view && message.epoch() < epoch)) {
             return;
         }
+        long seq = message.batch().seq();
+        boolean newer = message.view() > view || message.epoch() > epoch;
         adopt(message.view(), message.epoch());
-        if (message.batch().seq() >= expected) {
-            buffered.put(message.batch().seq(), message);
+        if (seq < expected && newer && !awaitingTransfer && seq > committed) {
+            // A batch this replica ran comes again in a later epoch: the Rollback before it was lost.
+            actions.rollbackTo(seq - 1);
+            expected = seq;
+            buffered.clear();
+            handed.clear();
+            executedHere.tailMap(seq - 1, false).clear();
+        }
+        if (seq >= expected) {
+            buffered.put(seq, message);
+        } else if (!newer && executedHere.containsKey(seq)) {
+            // The primary asks again: its copy of the token was lost.
+            actions.send(peer, new BatchToken(view, epoch, executedHere.get(seq).token()));
         }
         drainBuffered();
     }
@@ -430,15 +477,18 @@ public final class PrimaryBackup {
     }
 
     private void onStateTransfer(StateTransfer message) {
-        if (message.view() < view || (!awaitingTransfer && message.token().seq() <= committed)) {
+        if (message.view() < view || !awaitingTransfer || applying) {
             return;
         }
         adopt(message.view(), message.epoch());
-        awaitingTransfer = true;
+        applying = true;
         actions.apply(message);
     }
 
     private void onHeartbeat(Heartbeat message, long now) {
+        if (message.view() == view && !isPrimary() && !joining && !awaitingTransfer) {
+            onCommit(new Commit(view, message.stableSeq()));
+        }
         if (message.view() > view) {
             LOG.info("{}: the peer is in view {}, ahead of {}; rejoining as its backup", name, message.view(), view);
             view = message.view();
@@ -448,6 +498,8 @@ public final class PrimaryBackup {
             waiting.clear();
             actions.send(peer, new JoinRequest(view, committed));
         } else if (isPrimary() && !peerAlive) {
+            // The backup is back (it was paused or cut off): have it wait for the state, then send it.
+            actions.send(peer, new Rollback(view, epoch, message.stableSeq(), true));
             onJoin(message.stableSeq(), now);
         }
     }

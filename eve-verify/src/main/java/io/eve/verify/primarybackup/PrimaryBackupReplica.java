@@ -186,6 +186,21 @@ public final class PrimaryBackupReplica implements AutoCloseable {
         return failed;
     }
 
+    /** What a replica has committed: the last stable batch and the state root there. */
+    public record StateSummary(long stableSeq, io.eve.merkle.Digest stableRoot) {}
+
+    /** The last stable batch and its root, read on the stage thread (safe from any thread). */
+    public StateSummary summary() {
+        try {
+            return stageThread
+                    .submit(() ->
+                            new StateSummary(stage.stableSeq(), stage.state().rootAt(stage.stableSeq())))
+                    .get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("node " + config.self() + " did not report its state", e);
+        }
+    }
+
     /** The replica's counters and histograms. */
     public ReplicaMetrics metrics() {
         return metrics;

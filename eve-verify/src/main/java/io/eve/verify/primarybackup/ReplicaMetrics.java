@@ -100,6 +100,11 @@ public final class ReplicaMetrics {
         return (long) rollbacks.count();
     }
 
+    /** Bytes of state transfers installed so far. */
+    public long transferBytes() {
+        return (long) transferBytes.totalAmount();
+    }
+
     /** Mean requests per executed batch so far. */
     public double meanBatchSize() {
         return batchSize.mean();

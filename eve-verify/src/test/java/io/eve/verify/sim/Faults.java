@@ -1,0 +1,64 @@
+package io.eve.verify.sim;
+
+/**
+ * Which faults a run may inject; the seed picks when and how often within these bounds. The profiles
+ * separate what the protocol promises to survive from what goes beyond its assumptions.
+ *
+ * @param replicaDropRate the highest loss rate on the link between the replicas (the seed picks the rate)
+ * @param replicaReorder whether messages between the replicas may overtake each other
+ * @param replicaDuplicateRate the highest rate of duplicated messages between the replicas
+ * @param shortPartitions whether the replicas' link may fail for less than the failure timeout
+ * @param clientFaults whether client links lose, duplicate and reorder messages and get partitioned
+ * @param crashes whether a replica may crash (and restart with fresh state, joining)
+ * @param fastRestarts whether a crashed replica may come back before its peer noticed it had gone
+ * @param divergence whether one replica's execution may go wrong ({@code corruptNext}, corrupt tokens)
+ */
+record Faults(
+        double replicaDropRate,
+        boolean replicaReorder,
+        double replicaDuplicateRate,
+        boolean shortPartitions,
+        boolean clientFaults,
+        boolean crashes,
+        boolean fastRestarts,
+        boolean divergence) {
+
+    /**
+     * What the protocol is built for: a FIFO, lossless link between the replicas with variable delay,
+     * crashes detected by the failure timeout, one-replica divergence, and lossy clients.
+     */
+    static Faults reliableLinks() {
+        return new Faults(0, false, 0, false, true, true, false, true);
+    }
+
+    /** The transport's full contract between replicas: FIFO, but a message may be lost (Transport javadoc). */
+    static Faults lossyLinks() {
+        return new Faults(0.05, false, 0, true, true, true, false, true);
+    }
+
+    /** A restarted replica returns before its peer's failure timeout expired. */
+    static Faults quickReturns() {
+        return new Faults(0, false, 0, false, true, true, true, true);
+    }
+
+    /** Beyond the transport contract: replica messages reordered and duplicated. */
+    static Faults unorderedLinks() {
+        return new Faults(0, true, 0.05, false, true, true, false, true);
+    }
+
+    static Faults named(String name) {
+        switch (name) {
+            case "reliable":
+                return reliableLinks();
+            case "lossy":
+                return lossyLinks();
+            case "fast-restart":
+                return quickReturns();
+            case "unordered":
+                return unorderedLinks();
+            default:
+                throw new IllegalArgumentException(
+                        "unknown fault profile '" + name + "'; expected reliable, lossy, fast-restart or unordered");
+        }
+    }
+}

@@ -1,0 +1,258 @@
+package io.eve.verify.sim;
+
+import io.eve.Reply;
+import io.eve.batch.Batch;
+import io.eve.execution.Executed;
+import io.eve.execution.ExecutionStage;
+import io.eve.merkle.ApplyResult;
+import io.eve.merkle.StateDelta;
+import io.eve.mixer.conflict.KeyConflictMixer;
+import io.eve.protocol.Message;
+import io.eve.verify.primarybackup.Actions;
+import io.eve.verify.primarybackup.PrimaryBackup;
+import io.eve.verify.primarybackup.PrimaryBackupConfig;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+
+/**
+ * One incarnation of a replica: a real {@link PrimaryBackup} machine and a real {@link ExecutionStage}
+ * whose operations take simulated time and run strictly one after another in the order the machine asked
+ * for them, as on the runtime's stage thread ({@code PrimaryBackupReplica.Bindings}). A crash ends the
+ * incarnation; a restart builds a new one with fresh state.
+ */
+final class SimReplica {
+    private static final long TICK_NANOS = 5_000_000L;
+
+    final int node;
+    final int incarnation;
+    final SimCounter app = new SimCounter();
+    final ExecutionStage stage;
+    final PrimaryBackup machine;
+    final long startedAt;
+    final boolean joining;
+    private final Simulation sim;
+    private final Deque<StageOperation> operations = new ArrayDeque<>();
+    private boolean stageBusy;
+    private boolean alive = true;
+    private boolean caughtUp;
+
+    /** The highest batch the machine declared committed (its {@code markStable} calls). */
+    private long protocolStable;
+
+    /** This incarnation's latest execution of each version its stage still holds. */
+    private final NavigableMap<Long, Executed> executions = new TreeMap<>();
+
+    private record StageOperation(String what, long nanos, Runnable work) {}
+
+    SimReplica(
+            Simulation sim,
+            int node,
+            int incarnation,
+            boolean joining,
+            PrimaryBackupConfig config,
+            LongSupplier seeds) {
+        this.sim = sim;
+        this.node = node;
+        this.incarnation = incarnation;
+        this.joining = joining;
+        this.caughtUp = !joining;
+        this.startedAt = sim.now();
+        this.stage = new ExecutionStage(app, KeyConflictMixer.unbounded(), new InlineExecutor());
+        this.machine = new PrimaryBackup(config, new Bindings(), joining, seeds);
+    }
+
+    String name() {
+        return "node " + node + "#" + incarnation;
+    }
+
+    void start() {
+        machine.start(sim.now());
+        scheduleTick();
+    }
+
+    private void scheduleTick() {
+        sim.queue().after(TICK_NANOS, name() + " tick", () -> {
+            if (alive) {
+                machine.onTick(sim.now(), sim.wallMillis());
+                scheduleTick();
+            }
+        });
+    }
+
+    void crash() {
+        alive = false;
+        operations.clear();
+    }
+
+    boolean alive() {
+        return alive;
+    }
+
+    /** Whether this incarnation holds the service's state: it started with it, or installed a transfer. */
+    boolean caughtUp() {
+        return caughtUp;
+    }
+
+    boolean stageIdle() {
+        return !stageBusy && operations.isEmpty();
+    }
+
+    long protocolStable() {
+        return protocolStable;
+    }
+
+    void onMessage(int from, Message message) {
+        if (alive) {
+            machine.onMessage(from, message, sim.now(), sim.wallMillis());
+        }
+    }
+
+    /** The execution, still held by the stage, whose replies include {@code reply}'s request, at or below {@code seq}. */
+    Executed executionAnswering(Reply reply, long atMost) {
+        for (Executed executed :
+                executions.headMap(atMost, true).descendingMap().values()) {
+            for (Reply candidate : executed.replies()) {
+                if (candidate.clientId() == reply.clientId() && candidate.requestSeq() == reply.requestSeq()) {
+                    return executed;
+                }
+            }
+        }
+        return null;
+    }
+
+    private void enqueue(String what, long nanos, Runnable work) {
+        operations.add(new StageOperation(what, nanos, work));
+        if (!stageBusy) {
+            runNext();
+        }
+    }
+
+    private void runNext() {
+        StageOperation next = operations.poll();
+        if (next == null) {
+            stageBusy = false;
+            return;
+        }
+        stageBusy = true;
+        sim.queue().after(next.nanos(), name() + " stage " + next.what(), () -> {
+            if (!alive) {
+                return;
+            }
+            try {
+                next.work().run();
+            } catch (RuntimeException e) {
+                sim.fail(name() + ": the execution stage failed on " + next.what() + ": " + e, e);
+                return;
+            }
+            runNext();
+        });
+    }
+
+    /** Hands an outcome back to the machine, as the stage thread posts to the protocol thread. */
+    private void notifyMachine(String what, Runnable notification) {
+        sim.queue().after(sim.protocolHopNanos(), name() + " " + what, () -> {
+            if (alive) {
+                notification.run();
+            }
+        });
+    }
+
+    private void onStageExecute(long view, long epoch, Batch batch, boolean sequential) {
+        long corruptionsBefore = app.corruptionsDone;
+        Executed executed = stage.execute(batch, sequential);
+        executions.tailMap(batch.seq(), true).clear();
+        executions.put(batch.seq(), executed);
+        if (app.corruptionsDone != corruptionsBefore) {
+            sim.onCorrupted(this, batch.seq());
+        }
+        sim.log(name() + " executed batch " + batch.seq() + (sequential ? " sequentially" : "") + " in view " + view
+                + " epoch " + epoch + ": " + executed.token());
+        notifyMachine("onExecuted " + batch.seq(), () -> machine.onExecuted(view, epoch, executed, sim.wallMillis()));
+    }
+
+    private void onStageMarkStable(long seq) {
+        // The same guard as the runtime's binding: a stale verdict about a version not held is skipped.
+        if (seq <= stage.stableSeq() || seq > stage.executedSeq()) {
+            sim.log(name() + " stage skips markStable(" + seq + "): stable " + stage.stableSeq() + ", executed "
+                    + stage.executedSeq());
+            return;
+        }
+        for (long s = stage.stableSeq() + 1; s <= seq; s++) {
+            // Versions a state transfer skipped are held neither as tokens nor as states: nothing to compare.
+            if (stage.tokenAt(s) != null) {
+                sim.invariants()
+                        .onStable(this, s, stage.tokenAt(s), stage.state().rootAt(s));
+            }
+        }
+        stage.markStable(seq);
+    }
+
+    private void onStageRollback(long seq) {
+        stage.rollbackTo(seq);
+        executions.tailMap(seq, false).clear();
+    }
+
+    private void onStageApply(Message.StateTransfer transfer) {
+        ApplyResult result = stage.apply(transfer.delta(), transfer.token());
+        if (result.applied()) {
+            executions.tailMap(transfer.delta().baseSeq(), false).clear();
+            caughtUp = true;
+        }
+        sim.log(name() + " applied transfer " + transfer.delta().baseSeq() + " -> "
+                + transfer.token().seq() + ": " + (result.applied() ? "ok" : result.reason()));
+        notifyMachine(
+                "onApplied " + transfer.token().seq(),
+                () -> machine.onApplied(transfer, result.applied(), result.reason()));
+    }
+
+    /** The machine's actions, bound to the simulated stage and network. */
+    private final class Bindings implements Actions {
+        @Override
+        public void send(int to, Message message) {
+            sim.network().send(node, to, message);
+        }
+
+        @Override
+        public void execute(long view, long epoch, Batch batch, boolean sequential) {
+            enqueue(
+                    "execute " + batch.seq(),
+                    sim.executeNanos(batch),
+                    () -> onStageExecute(view, epoch, batch, sequential));
+        }
+
+        @Override
+        public void rollbackTo(long seq) {
+            sim.log(name() + " protocol: rollbackTo " + seq);
+            enqueue("rollbackTo " + seq, 50_000L, () -> onStageRollback(seq));
+        }
+
+        @Override
+        public void markStable(long seq) {
+            protocolStable = Math.max(protocolStable, seq);
+            sim.log(name() + " protocol: markStable " + seq);
+            enqueue("markStable " + seq, 10_000L, () -> onStageMarkStable(seq));
+        }
+
+        @Override
+        public void transfer(int to, long sinceSeq, long view, long epoch) {
+            enqueue("transfer since " + sinceSeq, 300_000L, () -> {
+                StateDelta delta = stage.deltaSince(sinceSeq);
+                sim.network().send(node, to, new Message.StateTransfer(view, epoch, stage.lastToken(), delta));
+            });
+        }
+
+        @Override
+        public void apply(Message.StateTransfer transfer) {
+            enqueue("apply " + transfer.token().seq(), 300_000L, () -> onStageApply(transfer));
+        }
+
+        @Override
+        public void release(Reply reply) {
+            sim.invariants().onRelease(SimReplica.this, reply);
+            sim.network().send(node, (int) reply.clientId(), new Message.ClientReply(reply));
+        }
+    }
+}
