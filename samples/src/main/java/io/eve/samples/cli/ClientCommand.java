@@ -1,0 +1,117 @@
+package io.eve.samples.cli;
+
+import io.eve.Reply;
+import io.eve.client.ClientConfig;
+import io.eve.client.EveClient;
+import io.eve.config.ClusterConfig;
+import io.eve.samples.kv.KeyValueStore;
+import io.eve.samples.kv.KvRequest;
+import io.eve.transport.netty.NettyTransport;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** Talks to a cluster: single requests, or a load with progress and a latency summary. */
+@Command(
+        name = "client",
+        mixinStandardHelpOptions = true,
+        description = "Send requests to a key-value cluster.",
+        subcommands = {ClientCommand.Get.class, ClientCommand.Put.class, LoadCommand.class})
+final class ClientCommand {
+    @Option(
+            names = "--config",
+            required = true,
+            description = "The cluster configuration file.",
+            scope = picocli.CommandLine.ScopeType.INHERIT)
+    Path config;
+
+    @Option(
+            names = "--id",
+            description = "This client's id (default: random); ids must not be reused by clients that overlap.",
+            scope = picocli.CommandLine.ScopeType.INHERIT)
+    Integer id;
+
+    int clientId() {
+        return id != null ? id : ThreadLocalRandom.current().nextInt(1_000_000, Integer.MAX_VALUE - 100_000);
+    }
+
+    /** A client of the cluster in {@code config}, with node id {@code clientId}. */
+    static EveClient connect(Path config, int clientId) {
+        ClusterConfig cluster = ClusterConfig.load(config);
+        Map<Integer, InetSocketAddress> peers = new HashMap<>();
+        int[] replicas = new int[cluster.nodes().size()];
+        for (int i = 0; i < replicas.length; i++) {
+            var node = cluster.nodes().get(i);
+            peers.put(node.id(), new InetSocketAddress(node.host(), node.port()));
+            replicas[i] = node.id();
+        }
+        NettyTransport transport = NettyTransport.builder()
+                .self(clientId)
+                .peers(peers)
+                .maxFrameBytes(cluster.maxFrameBytes())
+                .build();
+        return new EveClient(
+                transport,
+                ClientConfig.of(replicas)
+                        .withTimeouts(cluster.failureTimeout().dividedBy(2).plusMillis(100), Duration.ofSeconds(60)));
+    }
+
+    @Command(name = "get", mixinStandardHelpOptions = true, description = "Read one object.")
+    static final class Get implements Callable<Integer> {
+        @ParentCommand
+        ClientCommand parent;
+
+        @Parameters(index = "0", description = "The object id.")
+        long object;
+
+        @Override
+        public Integer call() {
+            try (EveClient client = connect(parent.config, parent.clientId())) {
+                Reply reply = client.call(KvRequest.encode(new KvRequest.Read(object)));
+                if (reply.error()) {
+                    System.out.println("error: " + reply.errorText());
+                    return 1;
+                }
+                byte[] value = reply.payload();
+                System.out.printf(
+                        "object %d: %d bytes, starting %s%n",
+                        object, value.length, HexFormat.of().formatHex(value, 0, Math.min(16, value.length)));
+                return 0;
+            }
+        }
+    }
+
+    @Command(name = "put", mixinStandardHelpOptions = true, description = "Update one object from a seed.")
+    static final class Put implements Callable<Integer> {
+        @ParentCommand
+        ClientCommand parent;
+
+        @Parameters(index = "0", description = "The object id.")
+        long object;
+
+        @Parameters(index = "1", description = "The seed its new contents derive from.")
+        long seed;
+
+        @Override
+        public Integer call() {
+            try (EveClient client = connect(parent.config, parent.clientId())) {
+                Reply reply = client.call(KvRequest.encode(new KvRequest.SeededUpdate(object, seed)));
+                if (reply.error()) {
+                    System.out.println("error: " + reply.errorText());
+                    return 1;
+                }
+                System.out.printf("object %d: now at version %d%n", object, KeyValueStore.versionOf(reply.payload()));
+                return 0;
+            }
+        }
+    }
+}

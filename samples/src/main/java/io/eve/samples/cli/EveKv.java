@@ -1,0 +1,28 @@
+package io.eve.samples.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The command line of the key-value sample: start a replica, talk to a cluster, or run the demo that
+ * does both with separate processes.
+ */
+@Command(
+        name = "eve-kv",
+        mixinStandardHelpOptions = true,
+        version = "eve-kv 0.1.0",
+        description = "The Eve key-value sample: replicas, clients and a multi-process demo.",
+        subcommands = {ReplicaCommand.class, ClientCommand.class, DemoCommand.class})
+public final class EveKv implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new EveKv()).execute(args));
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+}
