@@ -98,10 +98,38 @@ final class DemoCommand implements Callable<Integer> {
                             out.println("-- restarting node 0: it rejoins by incremental state transfer");
                             replicas[0] = start(config, 0, true);
                         }
+                        announce(out, metrics, second > crashAt, second > restartAt);
                     });
             return summarize(out, metrics, load);
         } finally {
             processes.forEach(Process::destroyForcibly);
+        }
+    }
+
+    private boolean tookOver;
+    private boolean rejoined;
+
+    /** Says once when node 1 has taken over and once when node 0 has caught up. */
+    private void announce(PrintStream out, int metrics, boolean afterCrash, boolean afterRestart) {
+        try {
+            if (afterCrash && !tookOver) {
+                String status = status(metrics, 1);
+                if (status != null && field(status, "primary").equals("true")) {
+                    tookOver = true;
+                    out.printf("-- node 1 took over as primary in view %s%n", field(status, "view"));
+                }
+            }
+            if (afterRestart && !rejoined) {
+                String status = status(metrics, 0);
+                if (status != null && !field(status, "transfers").equals("0")) {
+                    rejoined = true;
+                    out.printf(
+                            "-- node 0 caught up by state transfer (%,d bytes) and verifies every batch again%n",
+                            Long.parseLong(field(status, "transferBytes")));
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
