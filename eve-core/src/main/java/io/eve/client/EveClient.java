@@ -33,16 +33,19 @@ public final class EveClient implements AutoCloseable {
     private final Semaphore slots;
     private final ScheduledExecutorService timer;
     private volatile int target;
+    private volatile long lastHeardFromCluster = Long.MIN_VALUE;
 
     /** A request on its way, with the replica it was last sent to. */
     private final class Attempt {
         final Request request;
         final CompletableFuture<Reply> result = new CompletableFuture<>();
+        final long sentAt;
         final long deadline;
         volatile long resendAt;
 
         Attempt(Request request, long now) {
             this.request = request;
+            this.sentAt = now;
             this.deadline = now + config.requestTimeout().toNanos();
             this.resendAt = now + config.attemptTimeout().toNanos();
         }
@@ -112,6 +115,7 @@ public final class EveClient implements AutoCloseable {
     }
 
     private void onMessage(int from, Message message) {
+        lastHeardFromCluster = System.nanoTime();
         if (message instanceof Message.ClientReply reply) {
             Attempt done = inFlight.remove(reply.reply().requestSeq());
             if (done != null) {
@@ -142,10 +146,16 @@ public final class EveClient implements AutoCloseable {
         for (Attempt attempt : inFlight.values()) {
             if (now - attempt.deadline >= 0) {
                 inFlight.remove(attempt.request.requestSeq());
+                String replicas = java.util.Arrays.toString(config.replicas());
+                boolean silent = lastHeardFromCluster == Long.MIN_VALUE || lastHeardFromCluster - attempt.sentAt < 0;
                 attempt.result.completeExceptionally(
-                        new RequestTimeoutException("request " + attempt.request.requestSeq()
-                                + " got no reply within " + config.requestTimeout() + " from replicas "
-                                + java.util.Arrays.toString(config.replicas())));
+                        silent
+                                ? new ClusterUnavailableException("no replica of " + replicas
+                                        + " answered anything within " + config.requestTimeout() + " (request "
+                                        + attempt.request.requestSeq() + ")")
+                                : new RequestTimeoutException("request " + attempt.request.requestSeq()
+                                        + " got no reply within " + config.requestTimeout() + " from replicas "
+                                        + replicas));
             } else if (now - attempt.resendAt >= 0) {
                 if (!moved) {
                     target++;

@@ -98,4 +98,14 @@ class EveClientTest {
             third.get(5, TimeUnit.SECONDS);
         }
     }
+
+    @Test
+    void shouldSayTheClusterIsUnavailableWhenNoReplicaAnswersAtAll() {
+        try (EveClient client = new EveClient(
+                network.join(100), ClientConfig.of(1, 2).withTimeouts(Duration.ofMillis(50), Duration.ofMillis(300)))) {
+            assertThatThrownBy(() -> client.call(new byte[] {1}))
+                    .isInstanceOf(ClusterUnavailableException.class)
+                    .hasMessageContaining("no replica of [1, 2] answered");
+        }
+    }
 }
