@@ -1,9 +1,6 @@
 package io.eve.merkle.codec;
 
 import io.eve.merkle.Digest;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -15,16 +12,14 @@ import java.security.NoSuchAlgorithmException;
  *
  * <p>Not thread-safe: one per thread, reused from digest to digest ({@link #forCurrentThread()}).
  */
-public final class HashSink implements Sink {
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    private static final int SCRATCH = 512;
-    private static final int DIRECT_THRESHOLD = 128;
+public final class HashSink extends DigestWriter {
     private static final ThreadLocal<HashSink> PER_THREAD = ThreadLocal.withInitial(HashSink::new);
 
     private final MessageDigest sha256 = newSha256();
-    private final byte[] scratch = new byte[SCRATCH];
-    private int position;
+
+    private HashSink() {
+        super(512, 128);
+    }
 
     /** The calling thread's sink, reset and ready for a new digest. */
     public static HashSink forCurrentThread() {
@@ -41,56 +36,19 @@ public final class HashSink implements Sink {
         }
     }
 
+    @Override
+    MessageDigest target() {
+        return sha256;
+    }
+
     public void reset() {
-        position = 0;
+        discard();
         sha256.reset();
-    }
-
-    @Override
-    public void putByte(int value) {
-        ensure(1);
-        scratch[position++] = (byte) value;
-    }
-
-    @Override
-    public void putInt(int value) {
-        ensure(Integer.BYTES);
-        INT.set(scratch, position, value);
-        position += Integer.BYTES;
-    }
-
-    @Override
-    public void putLong(long value) {
-        ensure(Long.BYTES);
-        LONG.set(scratch, position, value);
-        position += Long.BYTES;
-    }
-
-    @Override
-    public void putChar(char value) {
-        ensure(Character.BYTES);
-        scratch[position] = (byte) (value >> 8);
-        scratch[position + 1] = (byte) value;
-        position += Character.BYTES;
-    }
-
-    @Override
-    public void putBytes(byte[] bytes, int offset, int length) {
-        if (length >= DIRECT_THRESHOLD) {
-            flush();
-            sha256.update(bytes, offset, length);
-        } else {
-            ensure(length);
-            System.arraycopy(bytes, offset, scratch, position, length);
-            position += length;
-        }
     }
 
     /** Feeds a digest's 32 bytes. */
     public void putDigest(Digest digest) {
-        ensure(Digest.LENGTH);
-        digest.copyTo(scratch, position);
-        position += Digest.LENGTH;
+        putBytes(digest.toByteArray(), 0, Digest.LENGTH);
     }
 
     /** Completes the digest and writes its 32 bytes into {@code target} at {@code offset}. */
@@ -107,18 +65,5 @@ public final class HashSink implements Sink {
         byte[] out = new byte[Digest.LENGTH];
         finishInto(out, 0);
         return Digest.of(out);
-    }
-
-    private void ensure(int bytes) {
-        if (position + bytes > SCRATCH) {
-            flush();
-        }
-    }
-
-    private void flush() {
-        if (position > 0) {
-            sha256.update(scratch, 0, position);
-            position = 0;
-        }
     }
 }
