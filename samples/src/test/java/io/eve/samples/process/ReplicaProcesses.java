@@ -1,0 +1,246 @@
+package io.eve.samples.process;
+
+import io.eve.samples.cli.EveKv;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A primary-backup pair of the key-value sample as two replica JVMs on 127.0.0.1, started with this
+ * JVM's {@code java.home} and class path. Writes the cluster configuration (free ports) and each
+ * process's output to its work directory, kills and restarts replicas, and reads their {@code /status}.
+ * Closing kills every process it started, and a shutdown hook does the same if the test JVM exits first.
+ *
+ * <p>Used from the test thread only.
+ */
+final class ReplicaProcesses implements AutoCloseable {
+    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": \"?([^,\"}]*)");
+
+    private final Path workDir;
+    private final Path config;
+    private final int[] transportPorts;
+    private final int metricsPort;
+    private final Process[] replicas = new Process[2];
+    private final List<Process> started = new ArrayList<>();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private final Thread killOnExit = new Thread(this::killAll, "kill-replica-processes");
+    private int launches;
+
+    private ReplicaProcesses(Path workDir, Path config, int[] transportPorts, int metricsPort) {
+        this.workDir = workDir;
+        this.config = config;
+        this.transportPorts = transportPorts;
+        this.metricsPort = metricsPort;
+    }
+
+    /** Writes a configuration with free ports into {@code workDir} and starts both replicas. */
+    static ReplicaProcesses start(Path workDir) throws IOException, InterruptedException {
+        Files.createDirectories(workDir);
+        int[] ports = freePorts();
+        Path config = workDir.resolve("cluster.properties");
+        Files.writeString(
+                config,
+                String.join(
+                        "\n",
+                        "profile=primary-backup",
+                        "nodes=0@127.0.0.1:" + ports[0] + ", 1@127.0.0.1:" + ports[1],
+                        "executor.threads=8",
+                        "heartbeat.interval-ms=100",
+                        "failure.timeout-ms=1000",
+                        "metrics.port=" + ports[2],
+                        ""),
+                StandardCharsets.UTF_8);
+        ReplicaProcesses cluster = new ReplicaProcesses(workDir, config, new int[] {ports[0], ports[1]}, ports[2]);
+        Runtime.getRuntime().addShutdownHook(cluster.killOnExit);
+        try {
+            cluster.launch(0, false);
+            cluster.launch(1, false);
+            cluster.awaitStatus(0, status -> true, Duration.ofSeconds(20));
+            cluster.awaitStatus(1, status -> true, Duration.ofSeconds(20));
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    Path config() {
+        return config;
+    }
+
+    InetSocketAddress transportAddress(int node) {
+        return new InetSocketAddress("127.0.0.1", transportPorts[node]);
+    }
+
+    Path log(int node) {
+        return workDir.resolve("node-" + node + ".log");
+    }
+
+    /** Kills replica {@code node} at once, like {@code kill -9}, and waits until it is gone. */
+    void kill(int node) throws InterruptedException {
+        Process process = replicas[node];
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    /** Starts replica {@code node} again with {@code --join}. */
+    void restartJoining(int node) throws IOException {
+        launch(node, true);
+    }
+
+    /** The replica's {@code /status}, or empty while it does not answer. */
+    Optional<Status> status(int node) throws InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (metricsPort + node) + "/status"))
+                .timeout(Duration.ofSeconds(1))
+                .build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? Optional.of(Status.parse(response.body())) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Polls the replica's status until {@code condition} holds; fails naming the last status seen. */
+    Status awaitStatus(int node, Predicate<Status> condition, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        Optional<Status> last = Optional.empty();
+        while (System.nanoTime() - deadline < 0) {
+            last = status(node);
+            if (last.isPresent() && condition.test(last.get())) {
+                return last.get();
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("replica " + node + " did not reach the expected status within " + limit
+                + "; last status " + last.map(Status::toString).orElse("none") + "; log in " + log(node));
+    }
+
+    /**
+     * Waits until both replicas report the same last stable batch (and that is at least {@code atLeast}),
+     * and returns both statuses then; their roots are for the caller to compare.
+     */
+    Status[] awaitSameStableSeq(long atLeast, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        Status[] last = new Status[2];
+        while (System.nanoTime() - deadline < 0) {
+            last[0] = status(0).orElse(null);
+            last[1] = status(1).orElse(null);
+            if (last[0] != null
+                    && last[1] != null
+                    && last[0].stableSeq() >= atLeast
+                    && last[0].stableSeq() == last[1].stableSeq()) {
+                return last;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the replicas did not reach the same stable batch (at least " + atLeast + ") within "
+                + limit + ": node 0 " + last[0] + ", node 1 " + last[1] + "; logs in " + workDir);
+    }
+
+    @Override
+    public void close() {
+        killAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook is running or has run: nothing is left to remove.
+        }
+    }
+
+    private void killAll() {
+        for (Process process : started) {
+            process.destroyForcibly();
+        }
+        for (Process process : started) {
+            try {
+                process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void launch(int node, boolean join) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                EveKv.class.getName(),
+                "replica",
+                "--config",
+                config.toString(),
+                "--node",
+                Integer.toString(node)));
+        if (join) {
+            command.add("--join");
+        }
+        // Every launch appends to the node's one log, so a restart's output follows the crash it recovers from.
+        Path log = log(node);
+        Files.writeString(
+                log,
+                String.format("---- launch %d: %s%n", ++launches, join ? "restart with --join" : "start"),
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
+        started.add(process);
+        replicas[node] = process;
+    }
+
+    /** Two transport ports and a metrics port {@code m} with {@code m + 1} free as well. */
+    private static int[] freePorts() throws IOException {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            try (ServerSocket first = new ServerSocket(0);
+                    ServerSocket second = new ServerSocket(0);
+                    ServerSocket metrics = new ServerSocket(0);
+                    ServerSocket metricsOfNodeOne = new ServerSocket(metrics.getLocalPort() + 1)) {
+                return new int[] {first.getLocalPort(), second.getLocalPort(), metricsOfNodeOne.getLocalPort() - 1};
+            } catch (IOException taken) {
+                // metrics + 1 was in use: draw again.
+            }
+        }
+        throw new IOException("found no metrics port m with m + 1 free in 20 attempts");
+    }
+
+    /** What a replica's {@code /status} says. */
+    record Status(boolean primary, long view, long stableSeq, String stableRoot, long transfers, long replies) {
+        static Status parse(String json) {
+            Matcher matcher = FIELD.matcher(json);
+            Map<String, String> fields = new HashMap<>();
+            while (matcher.find()) {
+                fields.put(matcher.group(1), matcher.group(2));
+            }
+            return new Status(
+                    Boolean.parseBoolean(fields.get("primary")),
+                    Long.parseLong(fields.get("view")),
+                    Long.parseLong(fields.get("stableSeq")),
+                    fields.get("stableRoot"),
+                    Long.parseLong(fields.get("transfers")),
+                    Long.parseLong(fields.get("replies")));
+        }
+    }
+}

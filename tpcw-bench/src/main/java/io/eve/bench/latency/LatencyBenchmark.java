@@ -1,0 +1,241 @@
+package io.eve.bench.latency;
+
+import io.eve.Reply;
+import io.eve.client.ClientConfig;
+import io.eve.client.EveClient;
+import io.eve.samples.cli.EveKv;
+import io.eve.samples.kv.KvRequest;
+import io.eve.transport.netty.NettyTransport;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.LongFunction;
+
+/**
+ * Latency of one request at a time against a primary-backup pair, in raw round trips. In one run it
+ * measures (1) a ping-pong of 48-byte length-prefixed frames between this JVM and an echo server process
+ * over loopback TCP with Netty, and (2) sequential requests from one {@link EveClient} to two replica
+ * processes of the key-value sample ({@code eve-kv replica}, no work per request), first READs and then
+ * SEEDED_UPDATEs. A request needs two round trips on the wire at least (client to primary and back,
+ * primary to backup and back); the rest is execution, sealing, tokens and thread hand-offs.
+ *
+ * <p>Usage: {@code java -cp tpcw-bench/target/benchmarks.jar io.eve.bench.latency.LatencyBenchmark
+ * [measured] [warm-up] [log-dir]}, defaults 20,000, 5,000 and {@code tpcw-bench/target/latency}.
+ */
+public final class LatencyBenchmark {
+    private static final int PING_BODY_BYTES = 44;
+    private static final int OBJECTS = 1_000;
+    private static final int CLIENT_ID = 7_000_001;
+
+    private final int measured;
+    private final int warmUp;
+    private final PrintStream out;
+
+    private LatencyBenchmark(int measured, int warmUp, PrintStream out) {
+        this.measured = measured;
+        this.warmUp = warmUp;
+        this.out = out;
+    }
+
+    public static void main(String[] args) throws Exception {
+        int measured = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
+        int warmUp = args.length > 1 ? Integer.parseInt(args[1]) : 5_000;
+        Path logDir = Path.of(args.length > 2 ? args[2] : "tpcw-bench/target/latency");
+        try (ChildProcesses children = new ChildProcesses(logDir)) {
+            new LatencyBenchmark(measured, warmUp, System.out).run(children);
+        }
+    }
+
+    private void run(ChildProcesses children) throws Exception {
+        // echo, node 0, node 1, metrics of node 0 (node 1's is the next port, free as well)
+        int[] ports = ChildProcesses.freePorts(4);
+        out.printf(
+                "one request at a time over 127.0.0.1, %,d measured after %,d warm-up (logs in %s)%n",
+                measured, warmUp, children.logDir());
+        Process echo = children.start("echo", EchoServer.class.getName(), Integer.toString(ports[0]));
+        Percentiles ping = measurePing(new InetSocketAddress("127.0.0.1", ports[0]));
+        echo.destroyForcibly();
+
+        startReplicas(children, ports);
+        Percentiles read;
+        Percentiles update;
+        double[][] execution = new double[3][];
+        try (EveClient client = newClient(ports)) {
+            SplittableRandom random = new SplittableRandom(1);
+            execution[0] = executionTotals(ports[3]);
+            read = measureRequests(client, i -> KvRequest.encode(new KvRequest.Read(random.nextInt(OBJECTS))));
+            execution[1] = executionTotals(ports[3]);
+            update = measureRequests(
+                    client,
+                    i -> KvRequest.encode(new KvRequest.SeededUpdate(random.nextInt(OBJECTS), random.nextLong())));
+            execution[2] = executionTotals(ports[3]);
+        }
+
+        out.printf("%n%-46s %9s %9s %9s %16s%n", "round trip", "p50 us", "p90 us", "p99 us", "p50 / ping p50");
+        print("raw Netty ping-pong, 48-byte frames", ping, ping);
+        print("Eve primary-backup, READ", read, ping);
+        print("Eve primary-backup, SEEDED_UPDATE", update, ping);
+        out.printf(
+                "the primary executed and sealed a batch in %.1f us on average during the READ run and %.1f us"
+                        + " during the SEEDED_UPDATE run (eve.batch.execution, warm-up included)%n",
+                meanMicros(execution[0], execution[1]), meanMicros(execution[1], execution[2]));
+    }
+
+    private Percentiles measurePing(InetSocketAddress server) throws InterruptedException {
+        byte[] frame = LengthPrefixedFrames.newFrame(PING_BODY_BYTES);
+        try (PingClient client = new PingClient()) {
+            client.connect(server, Duration.ofSeconds(30));
+            for (int i = 0; i < warmUp; i++) {
+                client.ping(frame);
+            }
+            long[] nanos = new long[measured];
+            for (int i = 0; i < measured; i++) {
+                nanos[i] = client.ping(frame);
+            }
+            return Percentiles.of(nanos);
+        }
+    }
+
+    private Percentiles measureRequests(EveClient client, LongFunction<byte[]> requests) {
+        for (int i = 0; i < warmUp; i++) {
+            check(client.call(requests.apply(i)));
+        }
+        long[] nanos = new long[measured];
+        for (int i = 0; i < measured; i++) {
+            byte[] request = requests.apply(i);
+            long start = System.nanoTime();
+            Reply reply = client.call(request);
+            nanos[i] = System.nanoTime() - start;
+            check(reply);
+        }
+        return Percentiles.of(nanos);
+    }
+
+    private static void check(Reply reply) {
+        if (reply.error()) {
+            throw new IllegalStateException("the cluster answered with an error: " + reply.errorText());
+        }
+    }
+
+    private void startReplicas(ChildProcesses children, int[] ports) throws IOException, InterruptedException {
+        Path config = children.logDir().resolve("cluster.properties");
+        Files.writeString(
+                config,
+                String.join(
+                        "\n",
+                        "profile=primary-backup",
+                        "nodes=0@127.0.0.1:" + ports[1] + ", 1@127.0.0.1:" + ports[2],
+                        "executor.threads=2",
+                        "metrics.port=" + ports[3],
+                        ""),
+                StandardCharsets.UTF_8);
+        for (int node = 0; node < 2; node++) {
+            children.start(
+                    "node-" + node,
+                    EveKv.class.getName(),
+                    "replica",
+                    "--config",
+                    config.toString(),
+                    "--node",
+                    Integer.toString(node),
+                    "--objects",
+                    Integer.toString(OBJECTS),
+                    "--object-size",
+                    "64",
+                    "--work-us",
+                    "0",
+                    "--status-every-ms",
+                    "10000");
+        }
+        awaitStatus(ports[3]);
+        awaitStatus(ports[3] + 1);
+    }
+
+    private static void awaitStatus(int port) throws InterruptedException {
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status"))
+                .timeout(Duration.ofSeconds(1))
+                .build();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            try {
+                if (http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // The replica is still starting.
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("no replica status on port " + port + " within 30 s");
+    }
+
+    /** The sum in seconds and the count of the primary's {@code eve.batch.execution} timer, from /metrics. */
+    private static double[] executionTotals(int metricsPort) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                .timeout(Duration.ofSeconds(2))
+                .build();
+        String text = HttpClient.newHttpClient()
+                .send(request, HttpResponse.BodyHandlers.ofString())
+                .body();
+        double[] totals = new double[2];
+        for (String line : text.split("\n")) {
+            String value = line.substring(line.lastIndexOf(' ') + 1);
+            if (line.startsWith("eve_batch_execution_seconds_sum")) {
+                totals[0] = Double.parseDouble(value);
+            } else if (line.startsWith("eve_batch_execution_seconds_count")) {
+                totals[1] = Double.parseDouble(value);
+            }
+        }
+        return totals;
+    }
+
+    private static double meanMicros(double[] before, double[] after) {
+        double batches = after[1] - before[1];
+        return batches == 0 ? 0 : (after[0] - before[0]) / batches * 1e6;
+    }
+
+    private static EveClient newClient(int[] ports) {
+        NettyTransport transport = NettyTransport.builder()
+                .self(CLIENT_ID)
+                .peers(Map.of(
+                        0, new InetSocketAddress("127.0.0.1", ports[1]),
+                        1, new InetSocketAddress("127.0.0.1", ports[2])))
+                .build();
+        return new EveClient(
+                transport, ClientConfig.of(0, 1).withTimeouts(Duration.ofMillis(600), Duration.ofSeconds(30)));
+    }
+
+    private void print(String what, Percentiles latency, Percentiles ping) {
+        out.printf(
+                "%-46s %9.1f %9.1f %9.1f %15.2fx%n",
+                what, latency.p50(), latency.p90(), latency.p99(), latency.p50() / ping.p50());
+    }
+
+    /** Latency percentiles in microseconds. */
+    record Percentiles(double p50, double p90, double p99) {
+        static Percentiles of(long[] nanos) {
+            long[] sorted = nanos.clone();
+            Arrays.sort(sorted);
+            return new Percentiles(rank(sorted, 0.50), rank(sorted, 0.90), rank(sorted, 0.99));
+        }
+
+        /** The nearest-rank percentile. */
+        private static double rank(long[] sorted, double quantile) {
+            int index = (int) Math.ceil(quantile * sorted.length) - 1;
+            return sorted[Math.max(0, index)] / 1_000.0;
+        }
+    }
+}
