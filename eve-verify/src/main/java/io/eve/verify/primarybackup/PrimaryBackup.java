@@ -56,6 +56,10 @@ public final class PrimaryBackup {
     private long rollbacks;
     private long transfers;
     private long committed;
+    // The last batch the backup's own token confirmed (a Commit was sent for it): all the primary's
+    // heartbeat may announce as committed, since the backup may hold an execution of a later batch that the
+    // primary rejected or never compared.
+    private long verified;
     private long lastHeard;
     private long lastHeartbeatSent;
     private long lastProgress;
@@ -185,7 +189,7 @@ public final class PrimaryBackup {
         if (now - lastHeartbeatSent >= config.heartbeatIntervalNanos()) {
             lastHeartbeatSent = now;
             if (!joining && !awaitingTransfer) {
-                actions.send(peer, new Heartbeat(view, committed));
+                actions.send(peer, new Heartbeat(view, isPrimary() ? verified : committed));
             } else if (!applying) {
                 actions.send(peer, new JoinRequest(view, committed));
             }
@@ -230,7 +234,7 @@ public final class PrimaryBackup {
                 slot.mine = executed;
                 tryCommit(wallMillis);
             }
-        } else {
+        } else if (executed.seq() > committed) {
             handed.remove(executed.seq());
             executedHere.put(executed.seq(), executed);
             actions.send(peer, new BatchToken(view, epoch, executed.token()));
@@ -350,6 +354,7 @@ public final class PrimaryBackup {
             actions.release(reply);
         }
         if (tellPeer) {
+            verified = seq;
             actions.send(peer, new Commit(view, seq));
         }
     }
@@ -415,6 +420,9 @@ public final class PrimaryBackup {
         slots.values().forEach(slot -> slot.solo = true);
         peerAlive = true;
         actions.transfer(peer, Math.min(joinerStable, committed), view, epoch);
+        // Those batches no longer wait for a token: commit the ones already executed (after the transfer was
+        // queued, so that it carries none of the batches this may dispatch).
+        tryCommit(wall);
     }
 
     // ---- backup --------------------------------------------------------------------------------
@@ -425,15 +433,10 @@ public final class PrimaryBackup {
         }
         long seq = message.batch().seq();
         boolean newer = message.view() > view || message.epoch() > epoch;
-        adopt(message.view(), message.epoch());
-        if (seq < expected && newer && !awaitingTransfer && seq > committed) {
-            // A batch this replica ran comes again in a later epoch: the Rollback before it was lost.
-            actions.rollbackTo(seq - 1);
-            expected = seq;
-            buffered.clear();
-            handed.clear();
-            executedHere.tailMap(seq - 1, false).clear();
+        if (newer && !awaitingTransfer) {
+            resync(message.view(), message.epoch(), true);
         }
+        adopt(message.view(), message.epoch());
         if (seq >= expected) {
             buffered.put(seq, message);
         } else if (!newer && executedHere.containsKey(seq)) {
@@ -464,7 +467,16 @@ public final class PrimaryBackup {
     }
 
     private void onRollback(Rollback message) {
-        if (message.view() < view) {
+        if (message.view() < view || (message.view() == view && message.epoch() < epoch)) {
+            return;
+        }
+        boolean newer = message.view() > view || message.epoch() > epoch;
+        if (!newer && awaitingTransfer && !message.awaitTransfer()) {
+            return; // older than the transfer this replica waits for (only a reordering link delivers that)
+        }
+        if (message.toSeq() < committed || message.toSeq() >= expected) {
+            // Not a version this replica holds: start over from its last committed batch instead.
+            resync(message.view(), message.epoch(), true);
             return;
         }
         adopt(message.view(), message.epoch());
@@ -477,7 +489,18 @@ public final class PrimaryBackup {
     }
 
     private void onStateTransfer(StateTransfer message) {
-        if (message.view() < view || !awaitingTransfer || applying) {
+        if (message.view() < view || (message.view() == view && message.epoch() < epoch)) {
+            return;
+        }
+        if (!awaitingTransfer && (message.view() > view || message.epoch() > epoch)) {
+            // The Rollback that announced this transfer was lost: take the transfer all the same.
+            resync(message.view(), message.epoch(), false);
+        } else if (!awaitingTransfer && !applying && message.token().seq() >= expected) {
+            // A second answer to a JoinRequest (one was sent while the first transfer was on its way): the
+            // primary no longer sends the batches it carries, so this replica needs it.
+            awaitingTransfer = true;
+        }
+        if (!awaitingTransfer || applying) {
             return;
         }
         adopt(message.view(), message.epoch());
@@ -501,6 +524,37 @@ public final class PrimaryBackup {
             // The backup is back (it was paused or cut off): have it wait for the state, then send it.
             actions.send(peer, new Rollback(view, epoch, message.stableSeq(), true));
             onJoin(message.stableSeq(), now);
+        }
+    }
+
+    /**
+     * The primary moved to a later view or epoch without this backup hearing how (the transport lost the
+     * Rollback that announced it; the link is FIFO, so any later message shows it). What this replica
+     * executed since its last committed batch may be what the primary rejected: drop it and catch up by
+     * state transfer, as a joining replica does.
+     */
+    private void resync(long newView, long newEpoch, boolean askForTransfer) {
+        LOG.warn(
+                "{}: the primary is in view {} epoch {}, past {} epoch {}, and this replica missed how; catching"
+                        + " up by state transfer from batch {}",
+                name,
+                newView,
+                newEpoch,
+                view,
+                epoch,
+                committed);
+        view = newView;
+        epoch = newEpoch;
+        actions.rollbackTo(committed);
+        expected = committed + 1;
+        buffered.clear();
+        handed.clear();
+        executedHere.clear();
+        slots.clear();
+        waiting.clear();
+        awaitingTransfer = true;
+        if (askForTransfer) {
+            actions.send(peer, new JoinRequest(view, committed));
         }
     }
 

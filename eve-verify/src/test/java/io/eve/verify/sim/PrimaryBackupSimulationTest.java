@@ -53,7 +53,7 @@ class PrimaryBackupSimulationTest {
     /**
      * Found by the simulator (docs/simulation.md, findings 1): the transport may lose a message, but
      * nothing resends a lost ExecuteBatch, BatchToken or Commit. Here ExecuteBatch 3 is lost at 21 ms; the
-     * primary waits for its token forever while heartbeats keep both replicas "alive". Fails until fixed.
+     * primary waits for its token forever while heartbeats keep both replicas "alive".
      */
     @Test
     void shouldCommitAfterTheLinkLosesAnExecuteBatch() {
@@ -64,10 +64,54 @@ class PrimaryBackupSimulationTest {
      * Found by the simulator (docs/simulation.md, findings 2): the primary crashes and restarts within the
      * failure timeout. The restarted node joins in view 0, where it is the primary by number, so it
      * redirects clients to itself; its JoinRequests keep the backup from taking over, and the backup,
-     * not being primary, ignores them. Nobody serves. Fails until fixed.
+     * not being primary, ignores them. Nobody serves.
      */
     @Test
     void shouldServeAfterThePrimaryRestartsWithinTheFailureTimeout() {
         SimulationRunner.runSeed("fast-restart", 17, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
+     * Found by the simulator (docs/simulation.md, findings 4): the backup crashes and is back before the
+     * failure timeout, while batch 94 waits for its token. Serving the join marks the batches in flight as
+     * the primary's alone (the transfer carries them) but never commits them: the primary waits for batch
+     * 94 forever, while the backup has installed it. Lossy seeds 26 and 277 are the same bug, reached by
+     * a lost transfer.
+     */
+    @Test
+    void shouldCommitTheBatchesAJoinTransferCarries() {
+        SimulationRunner.runSeed("fast-restart", 25, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
+     * Found by the simulator (docs/simulation.md, findings 5), a safety bug: batch 44 still differs after
+     * sequential re-execution and the Rollback that tells the backup to await the primary's state is lost.
+     * The backup ignores the transfer that follows, and the primary's next heartbeat, read as a Commit,
+     * makes it commit its own, rejected execution of batch 44.
+     */
+    @Test
+    void shouldNotCommitARejectedExecutionWhenARollbackIsLost() {
+        SimulationRunner.runSeed("lossy", 118, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
+     * Found by the simulator (docs/simulation.md, findings 6): the backup asks for a transfer twice, installs
+     * the first answer and ignores the second, which carries batch 60. The primary never sends batch 60
+     * again, so the backup waits for it forever; a crash of the primary then loses committed batches. The
+     * seed reorders messages (beyond the transport contract), but a JoinRequest sent while the first
+     * transfer is on its way does the same on a FIFO link.
+     */
+    @Test
+    void shouldInstallATransferThatCarriesBatchesTheBackupLacks() {
+        SimulationRunner.runSeed("unordered", 248, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
+     * Found by the simulator (docs/simulation.md, findings 7): a late Rollback asks the backup to roll back
+     * to a version its stage no longer holds, and the stage fails (a real replica stops). Reordering only.
+     */
+    @Test
+    void shouldIgnoreARollbackToAVersionTheBackupDoesNotHold() {
+        SimulationRunner.runSeed("unordered", 101, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
     }
 }

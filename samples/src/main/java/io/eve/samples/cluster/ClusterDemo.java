@@ -200,23 +200,18 @@ public final class ClusterDemo {
     private boolean report() throws InterruptedException {
         PrimaryBackupReplica primary = replicas[1];
         PrimaryBackupReplica rejoined = replicas[0];
-        long seq = primary.committed();
+        // Read each replica's committed state on its own stage thread, and wait until both stand on the same batch.
+        PrimaryBackupReplica.StateSummary first = primary.summary();
+        PrimaryBackupReplica.StateSummary second = rejoined.summary();
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (rejoined.committed() < seq && System.nanoTime() < deadline) {
+        while (first.stableSeq() != second.stableSeq() && System.nanoTime() < deadline) {
             Thread.sleep(20);
+            first = primary.summary();
+            second = rejoined.summary();
         }
-        Digest primaryRoot =
-                primary.stage().state().rootAt(Math.min(seq, primary.stage().executedSeq()));
-        boolean agree;
-        try {
-            agree = rejoined.committed() >= seq
-                    && rejoined.stage()
-                            .state()
-                            .rootAt(seq)
-                            .equals(primary.stage().state().rootAt(seq));
-        } catch (RuntimeException notKept) {
-            agree = false;
-        }
+        long seq = first.stableSeq();
+        Digest primaryRoot = first.stableRoot();
+        boolean agree = first.equals(second);
         long rollbacks = replicas[1].metrics().rollbacks();
         out.printf(
                 "RESULT: %,d requests committed and acknowledged, %d wrong replies, %d rollback(s) after the"
