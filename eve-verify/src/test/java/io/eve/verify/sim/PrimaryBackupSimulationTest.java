@@ -44,6 +44,16 @@ class PrimaryBackupSimulationTest {
     }
 
     @Test
+    void shouldKeepEveryInvariantWhenTheLinkLosesAndCutsMessages() {
+        runSeeds("lossy", 1, 150);
+    }
+
+    @Test
+    void shouldKeepEveryInvariantWhenAPrimaryRestartsWithinTheFailureTimeout() {
+        runSeeds("fast-restart", 1, 150);
+    }
+
+    @Test
     void shouldReplayTheSameRunFromTheSameSeed() {
         Simulation.Outcome first = SimulationRunner.runSeed("reliable", 42, 800, false);
         Simulation.Outcome again = SimulationRunner.runSeed("reliable", 42, 800, false);
