@@ -3,11 +3,9 @@ package io.eve.mixer.experiment;
 import io.eve.mixer.BatchKeys;
 import io.eve.mixer.ConflictKeys;
 import io.eve.mixer.Mixer;
-import io.eve.mixer.ParallelBatch;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -24,33 +22,16 @@ import java.util.Set;
  *
  * <p>Deterministic per batch seed. Thread-safe if the decorated mixer is.
  */
-public final class FalseNegativeMixer implements Mixer {
+public final class FalseNegativeMixer extends KeyRewritingMixer {
     private static final long SALT = 0x6a09e667f3bcc908L;
-
-    private final Mixer inner;
-    private final double rate;
 
     /** Decorates {@code inner} with false-negative probability {@code rate}, in [0, 1]. */
     public FalseNegativeMixer(Mixer inner, double rate) {
-        this.inner = Objects.requireNonNull(inner, "inner mixer must not be null");
-        if (!(rate >= 0.0 && rate <= 1.0)) {
-            throw new IllegalArgumentException("a false-negative rate is a probability in [0, 1], got " + rate);
-        }
-        this.rate = rate;
-    }
-
-    @Override
-    public List<ParallelBatch> mix(BatchKeys batch) {
-        return inner.mix(rewrite(batch));
-    }
-
-    /** Forwards to the decorated mixer the batch as it saw it. */
-    @Override
-    public void onRollback(BatchKeys batch, List<ParallelBatch> partition) {
-        inner.onRollback(rewrite(batch), partition);
+        super(inner, rate, "false-negative");
     }
 
     /** The batch with only the conflicts that survive the coin, each as its own pair key. */
+    @Override
     BatchKeys rewrite(BatchKeys batch) {
         SeededUniforms coin = new SeededUniforms(batch.seed(), SALT);
         List<Set<Object>> kept = new ArrayList<>(batch.size());
@@ -69,10 +50,5 @@ public final class FalseNegativeMixer implements Mixer {
             rewritten.add(ConflictKeys.of(Set.of(), keys));
         }
         return batch.withRequests(rewritten);
-    }
-
-    @Override
-    public String toString() {
-        return "FalseNegativeMixer(" + rate + ", " + inner + ")";
     }
 }

@@ -3,10 +3,8 @@ package io.eve.mixer.experiment;
 import io.eve.mixer.BatchKeys;
 import io.eve.mixer.ConflictKeys;
 import io.eve.mixer.Mixer;
-import io.eve.mixer.ParallelBatch;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Makes a mixer see conflicts that are not there: each pair of requests in a batch that does not conflict
@@ -20,33 +18,16 @@ import java.util.Objects;
  *
  * <p>Deterministic per batch seed. Thread-safe if the decorated mixer is.
  */
-public final class FalsePositiveMixer implements Mixer {
+public final class FalsePositiveMixer extends KeyRewritingMixer {
     private static final long SALT = 0xbb67ae8584caa73bL;
-
-    private final Mixer inner;
-    private final double rate;
 
     /** Decorates {@code inner} with false-positive probability {@code rate}, in [0, 1]. */
     public FalsePositiveMixer(Mixer inner, double rate) {
-        this.inner = Objects.requireNonNull(inner, "inner mixer must not be null");
-        if (!(rate >= 0.0 && rate <= 1.0)) {
-            throw new IllegalArgumentException("a false-positive rate is a probability in [0, 1], got " + rate);
-        }
-        this.rate = rate;
-    }
-
-    @Override
-    public List<ParallelBatch> mix(BatchKeys batch) {
-        return inner.mix(rewrite(batch));
-    }
-
-    /** Forwards to the decorated mixer the batch as it saw it. */
-    @Override
-    public void onRollback(BatchKeys batch, List<ParallelBatch> partition) {
-        inner.onRollback(rewrite(batch), partition);
+        super(inner, rate, "false-positive");
     }
 
     /** The batch with a shared pair key added to both requests of every chosen pair. */
+    @Override
     BatchKeys rewrite(BatchKeys batch) {
         List<List<Object>> added = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
@@ -65,10 +46,5 @@ public final class FalsePositiveMixer implements Mixer {
                     added.get(i).isEmpty() ? keys : keys.andWriting(added.get(i).toArray()));
         }
         return batch.withRequests(rewritten);
-    }
-
-    @Override
-    public String toString() {
-        return "FalsePositiveMixer(" + rate + ", " + inner + ")";
     }
 }
