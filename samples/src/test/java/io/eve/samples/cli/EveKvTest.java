@@ -1,0 +1,50 @@
+package io.eve.samples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The command line's handling of usage mistakes and bad configuration, without starting anything. */
+class EveKvTest {
+    private final StringWriter errors = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine commandLine = new CommandLine(new EveKv());
+        commandLine.setErr(new PrintWriter(errors, true));
+        commandLine.setOut(new PrintWriter(new StringWriter(), true));
+        return commandLine.execute(args);
+    }
+
+    @Test
+    void shouldExitWithTwoAndNameTheMissingOption() {
+        assertThat(run("replica", "--node", "0")).isEqualTo(2);
+        assertThat(errors.toString()).contains("--config");
+    }
+
+    @Test
+    void shouldRejectAnUnknownCommand() {
+        assertThat(run("serve")).isEqualTo(2);
+        assertThat(errors.toString()).contains("serve");
+    }
+
+    @Test
+    void shouldNameTheFieldAndValueOfABadConfiguration(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("bad.properties");
+        Files.writeString(config, "profile=primary-backup\nnodes=0@127.0.0.1:1\nexecutor.threads=0\n");
+        assertThat(run("replica", "--config", config.toString(), "--node", "0")).isNotZero();
+        assertThat(errors.toString()).contains("exactly 2");
+    }
+
+    @Test
+    void shouldSayWhichFileCannotBeRead(@TempDir Path dir) {
+        assertThat(run("client", "--config", dir.resolve("missing.properties").toString(), "get", "1"))
+                .isNotZero();
+        assertThat(errors.toString()).contains("missing.properties");
+    }
+}
