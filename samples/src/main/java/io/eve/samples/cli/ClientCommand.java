@@ -62,7 +62,7 @@ final class ClientCommand {
         return new EveClient(
                 transport,
                 ClientConfig.of(replicas)
-                        .withTimeouts(cluster.failureTimeout().dividedBy(2).plusMillis(100), Duration.ofSeconds(60)));
+                        .withTimeouts(cluster.failureTimeout().dividedBy(2).plusMillis(100), Duration.ofSeconds(15)));
     }
 
     @Command(name = "get", mixinStandardHelpOptions = true, description = "Read one object.")

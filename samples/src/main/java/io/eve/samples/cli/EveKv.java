@@ -18,7 +18,17 @@ public final class EveKv implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new EveKv()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line, reporting a failure as one line (the exception's message) and exit code 1. */
+    static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new EveKv());
+        commandLine.setExecutionExceptionHandler((failure, command, parsed) -> {
+            command.getErr().println("error: " + failure.getMessage());
+            return 1;
+        });
+        return commandLine;
     }
 
     @Override

@@ -15,7 +15,7 @@ class EveKvTest {
     private final StringWriter errors = new StringWriter();
 
     private int run(String... args) {
-        CommandLine commandLine = new CommandLine(new EveKv());
+        CommandLine commandLine = EveKv.commandLine();
         commandLine.setErr(new PrintWriter(errors, true));
         commandLine.setOut(new PrintWriter(new StringWriter(), true));
         return commandLine.execute(args);
@@ -45,6 +45,6 @@ class EveKvTest {
     void shouldSayWhichFileCannotBeRead(@TempDir Path dir) {
         assertThat(run("client", "--config", dir.resolve("missing.properties").toString(), "get", "1"))
                 .isNotZero();
-        assertThat(errors.toString()).contains("missing.properties");
+        assertThat(errors.toString()).startsWith("error: ").contains("missing.properties");
     }
 }
