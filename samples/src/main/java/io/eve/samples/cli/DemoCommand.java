@@ -3,7 +3,6 @@ package io.eve.samples.cli;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,8 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -54,7 +51,7 @@ final class DemoCommand implements Callable<Integer> {
 
     boolean run(PrintStream out) throws Exception {
         Files.createDirectories(workDir);
-        int[] ports = freePorts(3);
+        int[] ports = ReplicaLaunch.freePorts();
         Path config = workDir.resolve("cluster.properties");
         Files.writeString(
                 config,
@@ -113,19 +110,19 @@ final class DemoCommand implements Callable<Integer> {
     private void announce(PrintStream out, int metrics, boolean afterCrash, boolean afterRestart) {
         try {
             if (afterCrash && !tookOver) {
-                String status = status(metrics, 1);
-                if (status != null && field(status, "primary").equals("true")) {
+                ReplicaLaunch.Status status = status(metrics, 1);
+                if (status != null && status.primary()) {
                     tookOver = true;
-                    out.printf("-- node 1 took over as primary in view %s%n", field(status, "view"));
+                    out.printf("-- node 1 took over as primary in view %d%n", status.view());
                 }
             }
             if (afterRestart && !rejoined) {
-                String status = status(metrics, 0);
-                if (status != null && !field(status, "transfers").equals("0")) {
+                ReplicaLaunch.Status status = status(metrics, 0);
+                if (status != null && status.transfers() > 0) {
                     rejoined = true;
                     out.printf(
                             "-- node 0 caught up by state transfer (%,d bytes) and verifies every batch again%n",
-                            Long.parseLong(field(status, "transferBytes")));
+                            status.transferBytes());
                 }
             }
         } catch (InterruptedException e) {
@@ -134,56 +131,42 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private boolean summarize(PrintStream out, int metrics, LoadCommand.Result load) throws Exception {
-        String first = null;
-        String second = null;
+        ReplicaLaunch.Status first = null;
+        ReplicaLaunch.Status second = null;
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (System.nanoTime() < deadline) {
             first = status(metrics, 0);
             second = status(metrics, 1);
-            if (first != null && second != null && field(first, "stableSeq").equals(field(second, "stableSeq"))) {
+            if (first != null && second != null && first.stableSeq() == second.stableSeq()) {
                 break;
             }
             Thread.sleep(100);
         }
         if (first == null || second == null) {
-            out.println("RESULT: a replica did not report its state");
+            out.println("RESULT: a replica did not report its state; see the logs in " + workDir);
             return false;
         }
-        boolean equal = field(first, "stableSeq").equals(field(second, "stableSeq"))
-                && field(first, "stableRoot").equals(field(second, "stableRoot"));
-        long rollbacks = Long.parseLong(field(first, "rollbacks")) + Long.parseLong(field(second, "rollbacks"));
+        boolean equal =
+                first.stableSeq() == second.stableSeq() && first.stableRoot().equals(second.stableRoot());
         out.printf(
                 "RESULT: %,d requests committed, %,.0f/s, latency p50 %.2f ms p99 %.2f ms, %d wrong replies,"
-                        + " %d rollbacks, node 0 rejoined with %s transfer(s) of %,d bytes; batch %s: digests %s%s%n",
+                        + " %d rollbacks, node 0 rejoined with %d transfer(s) of %,d bytes; batch %d: digests %s%s%n",
                 load.acknowledged(),
                 load.perSecond(),
                 load.p50Millis(),
                 load.p99Millis(),
                 load.wrong(),
-                rollbacks,
-                field(first, "transfers"),
-                Long.parseLong(field(first, "transferBytes")),
-                field(first, "stableSeq"),
+                first.rollbacks() + second.rollbacks(),
+                first.transfers(),
+                first.transferBytes(),
+                first.stableSeq(),
                 equal ? "equal " : "DIFFERENT ",
-                field(first, "stableRoot").substring(0, 16));
+                first.stableRoot().substring(0, 16));
         return equal && load.wrong() == 0;
     }
 
     private Process start(Path config, int node, boolean join) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                EveKv.class.getName(),
-                "replica",
-                "--config",
-                config.toString(),
-                "--node",
-                Integer.toString(node)));
-        if (join) {
-            command.add("--join");
-        }
+        List<String> command = ReplicaLaunch.replicaCommand(config, node, join, List.of());
         File log = workDir.resolve("node-" + node + (join ? "-rejoined" : "") + ".log")
                 .toFile();
         try {
@@ -209,42 +192,15 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private String status(int metrics, int node) throws InterruptedException {
+    private ReplicaLaunch.Status status(int metrics, int node) throws InterruptedException {
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (metrics + node) + "/status"))
                     .timeout(Duration.ofSeconds(2))
                     .build();
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? response.body() : null;
+            return response.statusCode() == 200 ? ReplicaLaunch.Status.parse(response.body()) : null;
         } catch (IOException e) {
             return null;
-        }
-    }
-
-    private static String field(String json, String name) {
-        Matcher matcher = Pattern.compile("\"" + name + "\": \"?([^,\"}]*)").matcher(json);
-        return matcher.find() ? matcher.group(1) : "";
-    }
-
-    private static int[] freePorts(int count) throws IOException {
-        int[] ports = new int[count];
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0);
-                sockets.add(socket);
-                ports[i] = socket.getLocalPort();
-            }
-        } finally {
-            for (ServerSocket socket : sockets) {
-                socket.close();
-            }
-        }
-        // Node 1's metrics port is metrics.port + 1: make sure it is free too.
-        try (ServerSocket next = new ServerSocket(ports[count - 1] + 1)) {
-            return next.getLocalPort() > 0 ? ports : freePorts(count);
-        } catch (IOException taken) {
-            return freePorts(count);
         }
     }
 }

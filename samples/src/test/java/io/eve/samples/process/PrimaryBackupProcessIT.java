@@ -2,6 +2,7 @@ package io.eve.samples.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eve.samples.cli.ReplicaLaunch;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -132,7 +133,7 @@ class PrimaryBackupProcessIT {
     }
 
     private static void assertSameState(ReplicaProcesses cluster, long atLeast) throws InterruptedException {
-        ReplicaProcesses.Status[] both = cluster.awaitSameStableSeq(atLeast, AGREEMENT_LIMIT);
+        ReplicaLaunch.Status[] both = cluster.awaitSameStableSeq(atLeast, AGREEMENT_LIMIT);
         assertThat(both[1].stableRoot())
                 .as("state root of node 1 at batch %d", both[1].stableSeq())
                 .isEqualTo(both[0].stableRoot());

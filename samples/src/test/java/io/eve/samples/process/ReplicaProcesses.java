@@ -1,9 +1,8 @@
 package io.eve.samples.process;
 
-import io.eve.samples.cli.EveKv;
+import io.eve.samples.cli.ReplicaLaunch;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,13 +13,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A primary-backup pair of the key-value sample as two replica JVMs on 127.0.0.1, started with this
@@ -31,7 +26,6 @@ import java.util.regex.Pattern;
  * <p>Used from the test thread only.
  */
 final class ReplicaProcesses implements AutoCloseable {
-    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": \"?([^,\"}]*)");
 
     private final Path workDir;
     private final Path config;
@@ -54,7 +48,7 @@ final class ReplicaProcesses implements AutoCloseable {
     /** Writes a configuration with free ports into {@code workDir} and starts both replicas. */
     static ReplicaProcesses start(Path workDir) throws IOException, InterruptedException {
         Files.createDirectories(workDir);
-        int[] ports = freePorts();
+        int[] ports = ReplicaLaunch.freePorts();
         Path config = workDir.resolve("cluster.properties");
         Files.writeString(
                 config,
@@ -107,22 +101,25 @@ final class ReplicaProcesses implements AutoCloseable {
     }
 
     /** The replica's {@code /status}, or empty while it does not answer. */
-    Optional<Status> status(int node) throws InterruptedException {
+    Optional<ReplicaLaunch.Status> status(int node) throws InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (metricsPort + node) + "/status"))
                 .timeout(Duration.ofSeconds(1))
                 .build();
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? Optional.of(Status.parse(response.body())) : Optional.empty();
+            return response.statusCode() == 200
+                    ? Optional.of(ReplicaLaunch.Status.parse(response.body()))
+                    : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         }
     }
 
     /** Polls the replica's status until {@code condition} holds; fails naming the last status seen. */
-    Status awaitStatus(int node, Predicate<Status> condition, Duration limit) throws InterruptedException {
+    ReplicaLaunch.Status awaitStatus(int node, Predicate<ReplicaLaunch.Status> condition, Duration limit)
+            throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
-        Optional<Status> last = Optional.empty();
+        Optional<ReplicaLaunch.Status> last = Optional.empty();
         while (System.nanoTime() - deadline < 0) {
             last = status(node);
             if (last.isPresent() && condition.test(last.get())) {
@@ -131,16 +128,16 @@ final class ReplicaProcesses implements AutoCloseable {
             Thread.sleep(50);
         }
         throw new AssertionError("replica " + node + " did not reach the expected status within " + limit
-                + "; last status " + last.map(Status::toString).orElse("none") + "; log in " + log(node));
+                + "; last status " + last.map(ReplicaLaunch.Status::toString).orElse("none") + "; log in " + log(node));
     }
 
     /**
      * Waits until both replicas report the same last stable batch (and that is at least {@code atLeast}),
      * and returns both statuses then; their roots are for the caller to compare.
      */
-    Status[] awaitSameStableSeq(long atLeast, Duration limit) throws InterruptedException {
+    ReplicaLaunch.Status[] awaitSameStableSeq(long atLeast, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
-        Status[] last = new Status[2];
+        ReplicaLaunch.Status[] last = new ReplicaLaunch.Status[2];
         while (System.nanoTime() - deadline < 0) {
             last[0] = status(0).orElse(null);
             last[1] = status(1).orElse(null);
@@ -181,20 +178,7 @@ final class ReplicaProcesses implements AutoCloseable {
     }
 
     private void launch(int node, boolean join) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                EveKv.class.getName(),
-                "replica",
-                "--config",
-                config.toString(),
-                "--node",
-                Integer.toString(node)));
-        if (join) {
-            command.add("--join");
-        }
+        List<String> command = ReplicaLaunch.replicaCommand(config, node, join, List.of("-Xmx256m"));
         // Every launch appends to the node's one log, so a restart's output follows the crash it recovers from.
         Path log = log(node);
         Files.writeString(
@@ -209,38 +193,5 @@ final class ReplicaProcesses implements AutoCloseable {
                 .start();
         started.add(process);
         replicas[node] = process;
-    }
-
-    /** Two transport ports and a metrics port {@code m} with {@code m + 1} free as well. */
-    private static int[] freePorts() throws IOException {
-        for (int attempt = 0; attempt < 20; attempt++) {
-            try (ServerSocket first = new ServerSocket(0);
-                    ServerSocket second = new ServerSocket(0);
-                    ServerSocket metrics = new ServerSocket(0);
-                    ServerSocket metricsOfNodeOne = new ServerSocket(metrics.getLocalPort() + 1)) {
-                return new int[] {first.getLocalPort(), second.getLocalPort(), metricsOfNodeOne.getLocalPort() - 1};
-            } catch (IOException taken) {
-                // metrics + 1 was in use: draw again.
-            }
-        }
-        throw new IOException("found no metrics port m with m + 1 free in 20 attempts");
-    }
-
-    /** What a replica's {@code /status} says. */
-    record Status(boolean primary, long view, long stableSeq, String stableRoot, long transfers, long replies) {
-        static Status parse(String json) {
-            Matcher matcher = FIELD.matcher(json);
-            Map<String, String> fields = new HashMap<>();
-            while (matcher.find()) {
-                fields.put(matcher.group(1), matcher.group(2));
-            }
-            return new Status(
-                    Boolean.parseBoolean(fields.get("primary")),
-                    Long.parseLong(fields.get("view")),
-                    Long.parseLong(fields.get("stableSeq")),
-                    fields.get("stableRoot"),
-                    Long.parseLong(fields.get("transfers")),
-                    Long.parseLong(fields.get("replies")));
-        }
     }
 }

@@ -1,0 +1,98 @@
+package io.eve.samples.cli;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What it takes to run replicas as separate processes on this machine: free ports, the command that
+ * starts one replica with this JVM's class path, and a replica's {@code /status} read back. Shared by the
+ * demo and the multi-process tests.
+ */
+public final class ReplicaLaunch {
+    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": \"?([^,\"}]*)");
+
+    private ReplicaLaunch() {}
+
+    /** What a replica's {@code /status} says. */
+    public record Status(
+            boolean primary,
+            long view,
+            long stableSeq,
+            String stableRoot,
+            long rollbacks,
+            long transfers,
+            long transferBytes,
+            long replies) {
+
+        /** Parses the JSON a replica serves on {@code /status}; a missing field is an error naming it. */
+        public static Status parse(String json) {
+            Matcher matcher = FIELD.matcher(json);
+            Map<String, String> fields = new HashMap<>();
+            while (matcher.find()) {
+                fields.put(matcher.group(1), matcher.group(2));
+            }
+            return new Status(
+                    Boolean.parseBoolean(field(fields, "primary")),
+                    Long.parseLong(field(fields, "view")),
+                    Long.parseLong(field(fields, "stableSeq")),
+                    field(fields, "stableRoot"),
+                    Long.parseLong(field(fields, "rollbacks")),
+                    Long.parseLong(field(fields, "transfers")),
+                    Long.parseLong(field(fields, "transferBytes")),
+                    Long.parseLong(field(fields, "replies")));
+        }
+
+        private static String field(Map<String, String> fields, String name) {
+            String value = fields.get(name);
+            if (value == null) {
+                throw new IllegalArgumentException("a replica status lacks '" + name + "': " + fields);
+            }
+            return value;
+        }
+    }
+
+    /**
+     * Two transport ports and a metrics port {@code m} whose neighbour {@code m + 1} (node 1's metrics) is
+     * free as well: {port of node 0, port of node 1, m}.
+     */
+    public static int[] freePorts() throws IOException {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            try (ServerSocket first = new ServerSocket(0);
+                    ServerSocket second = new ServerSocket(0);
+                    ServerSocket metrics = new ServerSocket(0);
+                    ServerSocket metricsOfNodeOne = new ServerSocket(metrics.getLocalPort() + 1)) {
+                return new int[] {first.getLocalPort(), second.getLocalPort(), metricsOfNodeOne.getLocalPort() - 1};
+            } catch (IOException taken) {
+                // metrics + 1 was in use: draw again.
+            }
+        }
+        throw new IOException("found no metrics port m with m + 1 free in 20 attempts");
+    }
+
+    /** The command that starts replica {@code node} of {@code config} with this JVM and class path. */
+    public static List<String> replicaCommand(Path config, int node, boolean join, List<String> jvmOptions) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                EveKv.class.getName(),
+                "replica",
+                "--config",
+                config.toString(),
+                "--node",
+                Integer.toString(node)));
+        if (join) {
+            command.add("--join");
+        }
+        return command;
+    }
+}
