@@ -20,7 +20,12 @@ class CoreArchitectureTest {
         classes()
                 .that()
                 .resideInAnyPackage(
-                        "io.eve", "io.eve.batch..", "io.eve.execution..", "io.eve.protocol..", "io.eve.transport..")
+                        "io.eve",
+                        "io.eve.batch..",
+                        "io.eve.execution..",
+                        "io.eve.protocol..",
+                        "io.eve.runtime..",
+                        "io.eve.transport..")
                 .should()
                 .onlyDependOnClassesThat()
                 .resideInAnyPackage("java..", "io.eve..", "org.slf4j..", "io.netty..")

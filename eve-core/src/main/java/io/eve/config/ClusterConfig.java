@@ -22,6 +22,8 @@ import java.util.Set;
  * @param profile {@code primary-backup} (the quorum profiles come with their own issue)
  * @param nodes the replicas, in order
  * @param executorThreads threads executing requests on each replica
+ * @param inlineBatchLimit batches of at most this many requests run on the thread that received them
+ *     when the stage is idle (no hand-off: lowest latency); 0 runs every batch on the stage thread
  * @param maxBatchSize requests per batch at most
  * @param maxBatchDelay how long a request may wait for its batch to fill
  * @param pipelineDepth batches executed ahead of verification
@@ -34,6 +36,7 @@ public record ClusterConfig(
         Profile profile,
         List<NodeAddress> nodes,
         int executorThreads,
+        int inlineBatchLimit,
         int maxBatchSize,
         Duration maxBatchDelay,
         int pipelineDepth,
@@ -70,6 +73,7 @@ public record ClusterConfig(
             "profile",
             "nodes",
             "executor.threads",
+            "execution.inline-batch-limit",
             "batch.max-size",
             "batch.max-delay-ms",
             "pipeline.depth",
@@ -96,6 +100,9 @@ public record ClusterConfig(
         }
         positive("executor.threads", executorThreads);
         positive("batch.max-size", maxBatchSize);
+        if (inlineBatchLimit < 0) {
+            throw new ConfigException("execution.inline-batch-limit = " + inlineBatchLimit + " must not be negative");
+        }
         positive("pipeline.depth", pipelineDepth);
         if (heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
             throw new ConfigException("heartbeat.interval-ms = " + heartbeatInterval.toMillis() + " must be positive");
@@ -140,6 +147,7 @@ public record ClusterConfig(
                 profile,
                 parseNodes(required(properties, "nodes")),
                 integer(properties, "executor.threads", Runtime.getRuntime().availableProcessors()),
+                integer(properties, "execution.inline-batch-limit", 1),
                 integer(properties, "batch.max-size", 64),
                 Duration.ofMillis(integer(properties, "batch.max-delay-ms", 2)),
                 integer(properties, "pipeline.depth", 4),

@@ -27,11 +27,14 @@ class ClusterConfigTest {
         assertThat(config.executorThreads()).isEqualTo(8);
         assertThat(config.failureTimeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.maxBatchSize()).isEqualTo(64);
+        assertThat(config.inlineBatchLimit()).isEqualTo(1);
     }
 
     @Test
     void shouldNameTheFieldAndValueOfEveryMistake() {
         assertThatThrownBy(() -> parse("nodes=0@h:1,1@h:2\n")).hasMessageContaining("'profile'");
+        assertThatThrownBy(() -> parse(VALID + "execution.inline-batch-limit=-1\n"))
+                .hasMessageContaining("execution.inline-batch-limit = -1");
         assertThatThrownBy(() -> parse("profile=paxos\nnodes=0@h:1,1@h:2\n")).hasMessageContaining("profile = 'paxos'");
         assertThatThrownBy(() -> parse("profile=primary-backup\nnodes=0@h:1\n")).hasMessageContaining("exactly 2");
         assertThatThrownBy(() -> parse("profile=primary-backup\nnodes=0@h:1,1@h\n"))

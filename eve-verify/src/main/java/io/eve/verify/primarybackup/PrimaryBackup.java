@@ -307,10 +307,11 @@ public final class PrimaryBackup {
         sequentialNext = false;
         Slot slot = new Slot(batch, sequential, !peerAlive);
         slots.put(batch.seq(), slot);
-        actions.execute(view, epoch, batch, sequential);
+        // The backup's copy first: the local execution may run inline, and the two should overlap.
         if (peerAlive) {
             actions.send(peer, new ExecuteBatch(view, epoch, batch, sequential));
         }
+        actions.execute(view, epoch, batch, sequential);
     }
 
     private void onBatchToken(BatchToken message) {

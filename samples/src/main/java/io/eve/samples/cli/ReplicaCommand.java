@@ -77,6 +77,7 @@ final class ReplicaCommand implements Callable<Integer> {
                 .application(store.build())
                 .mixer(KeyConflictMixer.unbounded())
                 .executorThreads(cluster.executorThreads())
+                .inlineBatchLimit(cluster.inlineBatchLimit())
                 .joining(join)
                 .meterRegistry(registry)
                 .onFailure(failure -> stopped.countDown())
