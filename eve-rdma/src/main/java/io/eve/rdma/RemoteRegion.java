@@ -1,0 +1,35 @@
+package io.eve.rdma;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A write path into one peer's registered region. Writes are posted in order, placed asynchronously (in
+ * no guaranteed byte order, possibly torn until complete) and completed in order. With selective
+ * signalling an unsignalled write completes when a later signalled one does; {@link #flush()} signals
+ * now. After one write fails the path is broken: every outstanding and later write fails too.
+ *
+ * <p>Not thread-safe: one thread (the transport's) writes.
+ */
+public interface RemoteRegion extends AutoCloseable {
+
+    RegionDescriptor descriptor();
+
+    /**
+     * Posts a write of {@code source}'s remaining bytes at {@code offset} of the peer's region. The bytes are
+     * captured before this returns, so the caller may reuse {@code source}.
+     *
+     * @return completes when the bytes are placed in the peer's memory, or fails with {@link
+     *     FabricException}
+     */
+    CompletableFuture<Void> write(long offset, ByteBuffer source);
+
+    /** Makes every posted write complete (or fail) without waiting for more writes. */
+    void flush();
+
+    /** Whether a write has failed; then nothing more goes through this path. */
+    boolean broken();
+
+    @Override
+    void close();
+}

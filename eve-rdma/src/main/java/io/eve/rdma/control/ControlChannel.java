@@ -1,0 +1,232 @@
+package io.eve.rdma.control;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The control channel of one node: it listens, dials each peer it sends to (one connection per direction
+ * and pair, so frames of a pair arrive in order) and opens every connection with the {@link
+ * ControlFrame.Hello} its {@link Listener} supplies. Frames are length-prefixed. A connection that sends a
+ * malformed frame, or anything before its hello, is closed with a logged reason. Frames to a peer that
+ * cannot be reached are dropped; the transport keeps what it must resend.
+ *
+ * <p>Thread-safe. The listener is called on Netty's event loop.
+ */
+public final class ControlChannel implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ControlChannel.class);
+    private static final int PENDING_LIMIT = 100_000;
+
+    private final int self;
+    private final InetSocketAddress listen;
+    private final IntFunction<InetSocketAddress> peers;
+    private final int maxFrameBytes;
+    private final Listener listener;
+    private final EventLoopGroup group;
+    private final Map<Integer, Link> links = new ConcurrentHashMap<>();
+    private volatile Channel server;
+    private volatile boolean closed;
+
+    /** What the channel reports, on Netty's event loop. */
+    public interface Listener {
+        /** The hello that opens a new connection to {@code peer}. */
+        ControlFrame.Hello helloFor(int peer);
+
+        /** A connection to {@code peer} came up; {@code again} if an earlier one existed. */
+        void onConnected(int peer, boolean again);
+
+        void onFrame(int from, ControlFrame frame);
+    }
+
+    public ControlChannel(
+            int self,
+            InetSocketAddress listen,
+            IntFunction<InetSocketAddress> peers,
+            int maxFrameBytes,
+            Listener listener) {
+        this.self = self;
+        this.listen = Objects.requireNonNull(listen, "listen");
+        this.peers = Objects.requireNonNull(peers, "peers");
+        this.maxFrameBytes = maxFrameBytes;
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    }
+
+    /** An outgoing connection: the channel once up, and the frames that wait for it. */
+    private static final class Link {
+        final Queue<byte[]> pending = new ArrayDeque<>();
+        Channel channel;
+        boolean dialing;
+        int connections;
+    }
+
+    public void start() {
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        channel.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4));
+                        channel.pipeline().addLast(new Inbound());
+                    }
+                });
+        try {
+            server = bootstrap.bind(listen).sync().channel();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while binding " + listen, e);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(
+                    "node " + self + " cannot listen for control connections on " + listen + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Where this channel listens (with the real port when it was 0), or {@code null} before start. */
+    public InetSocketAddress boundAddress() {
+        Channel channel = server;
+        return channel == null ? null : (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Sends asynchronously, in order per peer; dropped if {@code to} cannot be reached. */
+    public void send(int to, ControlFrame frame) {
+        if (closed) {
+            return;
+        }
+        InetSocketAddress address = peers.apply(to);
+        if (address == null) {
+            return;
+        }
+        byte[] bytes = ControlCodec.encode(frame);
+        if (bytes.length + 4 > maxFrameBytes) {
+            throw new IllegalArgumentException(
+                    "a control frame of " + bytes.length + " bytes exceeds the maximum of " + maxFrameBytes);
+        }
+        Link link = links.computeIfAbsent(to, id -> new Link());
+        synchronized (link) {
+            if (link.channel != null && link.channel.isActive()) {
+                write(link.channel, bytes);
+                return;
+            }
+            if (link.pending.size() >= PENDING_LIMIT) {
+                link.pending.poll();
+            }
+            link.pending.add(bytes);
+            if (!link.dialing) {
+                dial(to, link, address);
+            }
+        }
+    }
+
+    private static void write(Channel channel, byte[] bytes) {
+        ByteBuf framed =
+                Unpooled.buffer(4 + bytes.length).writeInt(bytes.length).writeBytes(bytes);
+        channel.writeAndFlush(framed);
+    }
+
+    private void dial(int peer, Link link, InetSocketAddress address) {
+        link.dialing = true;
+        Bootstrap bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2_000)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        channel.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4));
+                    }
+                });
+        ChannelFuture connecting = bootstrap.connect(address);
+        connecting.addListener(
+                future -> onDialed(peer, link, connecting.channel(), future.isSuccess(), future.cause()));
+    }
+
+    private void onDialed(int peer, Link link, Channel channel, boolean connected, Throwable cause) {
+        boolean again;
+        synchronized (link) {
+            link.dialing = false;
+            if (!connected || closed) {
+                LOG.debug("node {}: cannot reach node {}: {}", self, peer, cause == null ? "closed" : cause.toString());
+                link.pending.clear();
+                channel.close();
+                return;
+            }
+            write(channel, ControlCodec.encode(listener.helloFor(peer)));
+            link.channel = channel;
+            again = link.connections++ > 0;
+            for (byte[] bytes = link.pending.poll(); bytes != null; bytes = link.pending.poll()) {
+                write(channel, bytes);
+            }
+        }
+        listener.onConnected(peer, again);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (server != null) {
+            server.close();
+        }
+        links.values().forEach(link -> {
+            synchronized (link) {
+                if (link.channel != null) {
+                    link.channel.close();
+                }
+            }
+        });
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** An accepted connection: a hello names the peer, then frames flow to the listener. */
+    private final class Inbound extends SimpleChannelInboundHandler<ByteBuf> {
+        private int from = -1;
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext context, ByteBuf frame) {
+            ControlFrame decoded = ControlCodec.decode(frame.nioBuffer());
+            if (from < 0) {
+                if (!(decoded instanceof ControlFrame.Hello hello) || hello.node() < 0) {
+                    throw new IllegalArgumentException("the first frame must be a hello, got " + decoded);
+                }
+                from = hello.node();
+            }
+            listener.onFrame(from, decoded);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+            LOG.warn(
+                    "node {}: closing the control connection from {}: {}",
+                    self,
+                    context.channel().remoteAddress(),
+                    cause.toString());
+            context.close();
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package io.eve.rdma.memory;
+
+import io.eve.rdma.FabricException;
+import io.eve.rdma.OneSidedFabric;
+import io.eve.rdma.RegionDescriptor;
+import io.eve.rdma.RemoteAccessException;
+import io.eve.rdma.RemoteRegion;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One "RDMA network" inside a JVM: {@link #node(int)} gives each node its {@link OneSidedFabric}; a write
+ * copies into the owner's registered buffer, as the NIC's DMA would, under the {@link WriteFaults} policy
+ * set with {@link #faults}. Revoked or unknown registrations fail writes with {@link
+ * RemoteAccessException} and break the path, as a write to a deregistered memory region does on RC.
+ *
+ * <p>Thread-safe. Deferred pieces wait in a list until {@link #releaseDeferred()}.
+ */
+public final class InMemoryFabric implements AutoCloseable {
+    private final Map<Long, Registration> registrations = new ConcurrentHashMap<>();
+    private final Set<Integer> crashed = ConcurrentHashMap.newKeySet();
+    private final List<Piece> deferred = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicInteger keys = new AtomicInteger(0x1000);
+    private volatile WriteFaults faults = WriteFaults.NONE;
+
+    private record Registration(ByteBuffer buffer, int rkey, long epoch) {}
+
+    /** Bytes still to be placed at {@code offset} of {@code target}, and the write they finish. */
+    private record Piece(ByteBuffer target, long offset, byte[] bytes, CompletableFuture<Void> done) {}
+
+    public void faults(WriteFaults faults) {
+        this.faults = faults == null ? WriteFaults.NONE : faults;
+    }
+
+    /** The fabric as node {@code id} sees it. */
+    public OneSidedFabric node(int id) {
+        return new Node(id);
+    }
+
+    /** Makes node {@code writer} stop placing anything, as if it died half-way through its writes. */
+    public void crash(int writer) {
+        crashed.add(writer);
+    }
+
+    /** Lets a crashed node write again, as a restarted process would (on fresh write paths). */
+    public void restart(int writer) {
+        crashed.remove(writer);
+    }
+
+    /** Places every deferred piece, in order of posting; returns how many there were. */
+    public int releaseDeferred() {
+        return release(null);
+    }
+
+    /** Places every deferred piece in an order shuffled by {@code random}; returns how many there were. */
+    public int releaseDeferred(Random random) {
+        return release(random);
+    }
+
+    private int release(Random random) {
+        List<Piece> pieces;
+        synchronized (deferred) {
+            pieces = new ArrayList<>(deferred);
+            deferred.clear();
+        }
+        if (random != null) {
+            Collections.shuffle(pieces, random);
+        }
+        pieces.forEach(piece -> {
+            place(piece.target, piece.offset, piece.bytes, 0, piece.bytes.length);
+            if (piece.done != null) {
+                piece.done.complete(null);
+            }
+        });
+        return pieces.size();
+    }
+
+    @Override
+    public void close() {
+        registrations.clear();
+        deferred.clear();
+    }
+
+    private static long key(int owner, int peer) {
+        return ((long) owner << 32) | (peer & 0xffffffffL);
+    }
+
+    private static void place(ByteBuffer target, long offset, byte[] bytes, int from, int to) {
+        for (int i = from; i < to; i++) {
+            target.put((int) offset + i, bytes[i]);
+        }
+        VarHandle.releaseFence();
+    }
+
+    private final class Node implements OneSidedFabric {
+        private final int id;
+
+        Node(int id) {
+            this.id = id;
+        }
+
+        @Override
+        public RegionDescriptor register(int peer, ByteBuffer region) {
+            if (!region.isDirect()) {
+                throw new IllegalArgumentException("a registered region must be a direct buffer");
+            }
+            int rkey = keys.incrementAndGet();
+            registrations.put(key(id, peer), new Registration(region, rkey, rkey));
+            return new RegionDescriptor("mem:" + id, 0, region.capacity(), rkey, rkey);
+        }
+
+        @Override
+        public void revoke(int peer) {
+            registrations.remove(key(id, peer));
+        }
+
+        @Override
+        public RemoteRegion open(int peer, RegionDescriptor remote) {
+            return new Path(id, peer, remote);
+        }
+
+        @Override
+        public void close() {
+            registrations.keySet().removeIf(key -> (key >>> 32) == id);
+        }
+    }
+
+    /** Node {@code writer}'s write path into the region {@code owner} registered for it. */
+    private final class Path implements RemoteRegion {
+        private final int writer;
+        private final int owner;
+        private final RegionDescriptor descriptor;
+        private volatile FabricException broken;
+
+        Path(int writer, int owner, RegionDescriptor descriptor) {
+            this.writer = writer;
+            this.owner = owner;
+            this.descriptor = descriptor;
+        }
+
+        @Override
+        public RegionDescriptor descriptor() {
+            return descriptor;
+        }
+
+        @Override
+        public CompletableFuture<Void> write(long offset, ByteBuffer source) {
+            byte[] bytes = new byte[source.remaining()];
+            source.get(source.position(), bytes);
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            if (crashed.contains(writer)) {
+                return done;
+            }
+            if (broken != null) {
+                done.completeExceptionally(new FabricException(
+                        "write flushed: the path to node " + owner + " broke earlier (" + broken.getMessage() + ")"));
+                return done;
+            }
+            Registration target = registrations.get(key(owner, writer));
+            if (target == null || target.rkey() != descriptor.rkey()) {
+                return fail(
+                        done,
+                        new RemoteAccessException("node " + owner + " revoked the access of node " + writer
+                                + " to its region (rkey " + descriptor.rkey() + ")"));
+            }
+            if (offset < 0 || offset + bytes.length > target.buffer().capacity()) {
+                return fail(
+                        done,
+                        new RemoteAccessException("a write of " + bytes.length + " bytes at " + offset
+                                + " lies outside the " + target.buffer().capacity() + "-byte region of node " + owner));
+            }
+            apply(faults.place(writer, owner, offset, bytes.length), target.buffer(), offset, bytes, done);
+            return done;
+        }
+
+        private void apply(
+                Placement placement, ByteBuffer target, long offset, byte[] bytes, CompletableFuture<Void> done) {
+            int prefix = Math.max(0, Math.min(placement.prefix(), bytes.length));
+            switch (placement.kind()) {
+                case NOW -> {
+                    place(target, offset, bytes, 0, bytes.length);
+                    done.complete(null);
+                }
+                case TEAR -> {
+                    place(target, offset, bytes, 0, prefix);
+                    byte[] rest = java.util.Arrays.copyOfRange(bytes, prefix, bytes.length);
+                    deferred.add(new Piece(target, offset + prefix, rest, done));
+                }
+                case DEFER -> deferred.add(new Piece(target, offset, bytes, done));
+                case DROP ->
+                    fail(
+                            done,
+                            new FabricException("node " + owner + " did not acknowledge a write of node " + writer
+                                    + " (transport retry count exceeded)"));
+                case CRASH -> {
+                    place(target, offset, bytes, 0, prefix);
+                    crashed.add(writer);
+                }
+                case CORRUPT -> {
+                    byte[] flipped = bytes.clone();
+                    if (flipped.length > 0) {
+                        flipped[Math.min(placement.prefix(), flipped.length - 1)] ^= 1;
+                    }
+                    place(target, offset, flipped, 0, flipped.length);
+                    done.complete(null);
+                }
+            }
+        }
+
+        private CompletableFuture<Void> fail(CompletableFuture<Void> done, FabricException cause) {
+            if (broken == null) {
+                broken = cause;
+            }
+            done.completeExceptionally(cause);
+            return done;
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public boolean broken() {
+            return broken != null;
+        }
+
+        @Override
+        public void close() {}
+    }
+}

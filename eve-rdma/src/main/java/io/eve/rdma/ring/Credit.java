@@ -1,0 +1,27 @@
+package io.eve.rdma.ring;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The credit record a receiver writes into its sender's region: how many ring bytes it consumed and the
+ * highest message seq it delivered without a gap. Read by the sender; a torn or stale record is ignored.
+ */
+public record Credit(long consumed, long acked) {
+    public static final Credit NONE = new Credit(0, 0);
+
+    /** The record in {@code region}, or {@code null} if it is torn (a write is being placed). */
+    static Credit read(ByteBuffer region) {
+        long consumed = (long) RingLayout.LONG.getAcquire(region, RingLayout.CREDIT_OFFSET);
+        long acked = (long) RingLayout.LONG.getAcquire(region, RingLayout.CREDIT_OFFSET + 8);
+        long check = (long) RingLayout.LONG.getAcquire(region, RingLayout.CREDIT_OFFSET + 16);
+        if (consumed == 0 && acked == 0 && check == 0) {
+            return NONE;
+        }
+        return check == RingLayout.creditCheck(consumed, acked) && consumed >= 0 ? new Credit(consumed, acked) : null;
+    }
+
+    /** The later of two records: credits only grow, so a reordered older write never takes any back. */
+    Credit max(Credit other) {
+        return other == null ? this : new Credit(Math.max(consumed, other.consumed), Math.max(acked, other.acked));
+    }
+}

@@ -1,0 +1,67 @@
+package io.eve.rdma;
+
+import io.eve.protocol.Message;
+import io.eve.transport.Transport;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
+
+/** Builds RDMA transports whose control channels listen on 127.0.0.1 ephemeral ports and find each other. */
+final class RdmaNodes {
+    private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
+    private final Map<Integer, RdmaTransport> transports = new ConcurrentHashMap<>();
+    private final IntFunction<OneSidedFabric> fabrics;
+    private final int ringBytes;
+    private final int maxEntryPayload;
+
+    RdmaNodes(IntFunction<OneSidedFabric> fabrics) {
+        this(fabrics, 1 << 16, 1024);
+    }
+
+    RdmaNodes(IntFunction<OneSidedFabric> fabrics, int ringBytes, int maxEntryPayload) {
+        this.fabrics = fabrics;
+        this.ringBytes = ringBytes;
+        this.maxEntryPayload = maxEntryPayload;
+    }
+
+    RdmaTransport transport(int id) {
+        return transports.get(id);
+    }
+
+    /** A transport that publishes its control address when started, and withdraws it when closed. */
+    Transport node(int id) {
+        RdmaTransport transport = RdmaTransport.builder()
+                .self(id)
+                .listen(new InetSocketAddress("127.0.0.1", 0))
+                .peers(addresses::get)
+                .fabric(fabrics.apply(id))
+                .ringBytes(ringBytes)
+                .maxEntryPayload(maxEntryPayload)
+                .build();
+        transports.put(id, transport);
+        return new Transport() {
+            @Override
+            public int self() {
+                return id;
+            }
+
+            @Override
+            public void start(Receiver receiver) {
+                transport.start(receiver);
+                addresses.put(id, transport.boundAddress());
+            }
+
+            @Override
+            public void send(int to, Message message) {
+                transport.send(to, message);
+            }
+
+            @Override
+            public void close() {
+                addresses.remove(id);
+                transport.close();
+            }
+        };
+    }
+}

@@ -1,0 +1,86 @@
+package io.eve.rdma.disni;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.ibm.disni.verbs.IbvSendWR;
+import com.ibm.disni.verbs.IbvWC;
+import io.eve.rdma.FabricException;
+import io.eve.rdma.RemoteAccessException;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** The parts of the DiSNI fabric that need no natives: work requests, signalling, completions. */
+class DisniPureJavaTest {
+
+    @Test
+    void shouldBuildAnRdmaWriteWorkRequest() {
+        IbvSendWR request = WorkRequests.write(42, 0x1000, 256, 7, 0x9000, 730, false, 64);
+        assertThat(request.getWr_id()).isEqualTo(42);
+        assertThat(request.getOpcode()).isEqualTo(IbvSendWR.IBV_WR_RDMA_WRITE);
+        assertThat(request.getSend_flags()).isZero();
+        assertThat(request.getNum_sge()).isEqualTo(1);
+        assertThat(request.getSge(0).getAddr()).isEqualTo(0x1000);
+        assertThat(request.getSge(0).getLength()).isEqualTo(256);
+        assertThat(request.getSge(0).getLkey()).isEqualTo(7);
+        assertThat(request.getRdma().getRemote_addr()).isEqualTo(0x9000);
+        assertThat(request.getRdma().getRkey()).isEqualTo(730);
+    }
+
+    @Test
+    void shouldInlineSmallWritesAndSignalWhenAsked() {
+        IbvSendWR small = WorkRequests.write(1, 0, 48, 1, 0, 2, true, 64);
+        assertThat(small.getSend_flags()).isEqualTo(IbvSendWR.IBV_SEND_SIGNALED | IbvSendWR.IBV_SEND_INLINE);
+        IbvSendWR empty = WorkRequests.write(2, 0, 0, 1, 0, 2, true, 64);
+        assertThat(empty.getNum_sge()).isZero();
+        assertThat(empty.getSend_flags()).isEqualTo(IbvSendWR.IBV_SEND_SIGNALED);
+    }
+
+    @Test
+    void shouldSignalEveryNthWriteAndOnFlush() {
+        SignalPolicy policy = new SignalPolicy(4);
+        assertThat(new boolean[] {policy.next(false), policy.next(false), policy.next(false), policy.next(false)})
+                .containsExactly(false, false, false, true);
+        policy.next(false);
+        assertThat(policy.unsignaled()).isEqualTo(1);
+        assertThat(policy.next(true)).isTrue();
+        assertThat(policy.unsignaled()).isZero();
+    }
+
+    @Test
+    void shouldCompleteEveryEarlierWriteWithASignalledCompletion() {
+        PendingWrites pending = new PendingWrites();
+        CompletableFuture<Void> first = pending.add(1);
+        CompletableFuture<Void> second = pending.add(2);
+        CompletableFuture<Void> third = pending.add(3);
+        pending.completeThrough(2);
+        assertThat(first).isCompleted();
+        assertThat(second).isCompleted();
+        assertThat(third).isNotDone();
+        assertThat(pending.outstanding()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldFailOutstandingAndLaterWritesOnceThePathBreaks() {
+        PendingWrites pending = new PendingWrites();
+        CompletableFuture<Void> outstanding = pending.add(1);
+        pending.failAll(new FabricException("broken"));
+        assertThat(outstanding).isCompletedExceptionally();
+        assertThat(pending.add(2)).isCompletedExceptionally();
+    }
+
+    @Test
+    void shouldMapCompletionStatusesToExceptions() {
+        assertThat(Completions.succeeded(IbvWC.IbvWcStatus.IBV_WC_SUCCESS.ordinal()))
+                .isTrue();
+        assertThat(Completions.failure(IbvWC.IbvWcStatus.IBV_WC_REM_ACCESS_ERR.ordinal(), 0, 9, 3))
+                .isInstanceOf(RemoteAccessException.class)
+                .hasMessageContaining("IBV_WC_REM_ACCESS_ERR")
+                .hasMessageContaining("node 3");
+        assertThat(Completions.failure(IbvWC.IbvWcStatus.IBV_WC_WR_FLUSH_ERR.ordinal(), 0, 10, 3))
+                .isNotInstanceOf(RemoteAccessException.class)
+                .hasMessageContaining("flushed");
+        assertThat(Completions.failure(IbvWC.IbvWcStatus.IBV_WC_RETRY_EXC_ERR.ordinal(), 0, 11, 3))
+                .hasMessageContaining("stopped answering");
+        assertThat(Completions.failure(999, 0, 12, 3)).hasMessageContaining("unknown status 999");
+    }
+}
