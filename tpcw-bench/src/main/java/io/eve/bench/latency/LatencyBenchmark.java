@@ -37,6 +37,7 @@ public final class LatencyBenchmark {
     private static final int PING_BODY_BYTES = 44;
     private static final int OBJECTS = 1_000;
     private static final int CLIENT_ID = 7_000_001;
+    private static final int ROUNDS = 10;
 
     private final int measured;
     private final int warmUp;
@@ -61,65 +62,72 @@ public final class LatencyBenchmark {
         // echo, node 0, node 1, metrics of node 0 (node 1's is the next port, free as well)
         int[] ports = ChildProcesses.freePorts(4);
         out.printf(
-                "one request at a time over 127.0.0.1, %,d measured after %,d warm-up (logs in %s)%n",
-                measured, warmUp, children.logDir());
-        Process echo = children.start("echo", EchoServer.class.getName(), Integer.toString(ports[0]));
-        Percentiles ping = measurePing(new InetSocketAddress("127.0.0.1", ports[0]));
-        echo.destroyForcibly();
-
+                "one request at a time over 127.0.0.1, %,d measured of each kind after %,d warm-up, in %d"
+                        + " interleaved rounds (logs in %s)%n",
+                measured, warmUp, ROUNDS, children.logDir());
+        children.start("echo", EchoServer.class.getName(), Integer.toString(ports[0]));
         startReplicas(children, ports);
-        Percentiles read;
-        Percentiles update;
-        double[][] execution = new double[3][];
-        try (EveClient client = newClient(ports)) {
-            SplittableRandom random = new SplittableRandom(1);
-            execution[0] = executionTotals(ports[3]);
-            read = measureRequests(client, i -> KvRequest.encode(new KvRequest.Read(random.nextInt(OBJECTS))));
-            execution[1] = executionTotals(ports[3]);
-            update = measureRequests(
-                    client,
-                    i -> KvRequest.encode(new KvRequest.SeededUpdate(random.nextInt(OBJECTS), random.nextLong())));
-            execution[2] = executionTotals(ports[3]);
-        }
-
-        out.printf("%n%-46s %9s %9s %9s %16s%n", "round trip", "p50 us", "p90 us", "p99 us", "p50 / ping p50");
-        print("raw Netty ping-pong, 48-byte frames", ping, ping);
-        print("Eve primary-backup, READ", read, ping);
-        print("Eve primary-backup, SEEDED_UPDATE", update, ping);
-        out.printf(
-                "the primary executed and sealed a batch in %.1f us on average during the READ run and %.1f us"
-                        + " during the SEEDED_UPDATE run (eve.batch.execution, warm-up included)%n",
-                meanMicros(execution[0], execution[1]), meanMicros(execution[1], execution[2]));
-    }
-
-    private Percentiles measurePing(InetSocketAddress server) throws InterruptedException {
+        long[] ping = new long[measured];
+        long[] read = new long[measured];
+        long[] update = new long[measured];
+        double[] readExecution = new double[2];
+        double[] updateExecution = new double[2];
         byte[] frame = LengthPrefixedFrames.newFrame(PING_BODY_BYTES);
-        try (PingClient client = new PingClient()) {
-            client.connect(server, Duration.ofSeconds(30));
+        try (PingClient pinger = new PingClient();
+                EveClient client = newClient(ports)) {
+            pinger.connect(new InetSocketAddress("127.0.0.1", ports[0]), Duration.ofSeconds(30));
+            SplittableRandom random = new SplittableRandom(1);
+            LongFunction<byte[]> reads = i -> KvRequest.encode(new KvRequest.Read(random.nextInt(OBJECTS)));
+            LongFunction<byte[]> updates =
+                    i -> KvRequest.encode(new KvRequest.SeededUpdate(random.nextInt(OBJECTS), random.nextLong()));
+            // Everything is compiled before anything is measured, so no kind pays for the JIT.
             for (int i = 0; i < warmUp; i++) {
-                client.ping(frame);
+                pinger.ping(frame);
+                check(client.call(reads.apply(i)));
+                check(client.call(updates.apply(i)));
             }
-            long[] nanos = new long[measured];
-            for (int i = 0; i < measured; i++) {
-                nanos[i] = client.ping(frame);
+            // The machine's load drifts: measuring the kinds in alternating rounds exposes them to the same
+            // conditions, so their ratio means something even on a shared machine.
+            for (int round = 0; round < ROUNDS; round++) {
+                int from = (int) ((long) measured * round / ROUNDS);
+                int to = (int) ((long) measured * (round + 1) / ROUNDS);
+                for (int i = from; i < to; i++) {
+                    ping[i] = pinger.ping(frame);
+                }
+                double[] before = executionTotals(ports[3]);
+                measureRequests(client, reads, read, from, to);
+                double[] middle = executionTotals(ports[3]);
+                measureRequests(client, updates, update, from, to);
+                double[] after = executionTotals(ports[3]);
+                accumulate(readExecution, before, middle);
+                accumulate(updateExecution, middle, after);
             }
-            return Percentiles.of(nanos);
         }
+        Percentiles pingLatency = Percentiles.of(ping);
+        out.printf("%n%-46s %9s %9s %9s %16s%n", "round trip", "p50 us", "p90 us", "p99 us", "p50 / ping p50");
+        print("raw Netty ping-pong, 48-byte frames", pingLatency, pingLatency);
+        print("Eve primary-backup, READ", Percentiles.of(read), pingLatency);
+        print("Eve primary-backup, SEEDED_UPDATE", Percentiles.of(update), pingLatency);
+        out.printf(
+                "the primary executed and sealed a batch in %.1f us on average for READ and %.1f us for"
+                        + " SEEDED_UPDATE (eve.batch.execution)%n",
+                meanMicros(readExecution), meanMicros(updateExecution));
     }
 
-    private Percentiles measureRequests(EveClient client, LongFunction<byte[]> requests) {
-        for (int i = 0; i < warmUp; i++) {
-            check(client.call(requests.apply(i)));
-        }
-        long[] nanos = new long[measured];
-        for (int i = 0; i < measured; i++) {
+    private static void accumulate(double[] totals, double[] before, double[] after) {
+        totals[0] += after[0] - before[0];
+        totals[1] += after[1] - before[1];
+    }
+
+    private static void measureRequests(
+            EveClient client, LongFunction<byte[]> requests, long[] nanos, int from, int to) {
+        for (int i = from; i < to; i++) {
             byte[] request = requests.apply(i);
             long start = System.nanoTime();
             Reply reply = client.call(request);
             nanos[i] = System.nanoTime() - start;
             check(reply);
         }
-        return Percentiles.of(nanos);
     }
 
     private static void check(Reply reply) {
@@ -202,9 +210,8 @@ public final class LatencyBenchmark {
         return totals;
     }
 
-    private static double meanMicros(double[] before, double[] after) {
-        double batches = after[1] - before[1];
-        return batches == 0 ? 0 : (after[0] - before[0]) / batches * 1e6;
+    private static double meanMicros(double[] totals) {
+        return totals[1] == 0 ? 0 : totals[0] / totals[1] * 1e6;
     }
 
     private static EveClient newClient(int[] ports) {
