@@ -29,6 +29,7 @@ final class ReplicaProcesses implements AutoCloseable {
 
     private final Path workDir;
     private final Path config;
+    private final Path[] nodeConfigs;
     private final int[] transportPorts;
     private final int metricsPort;
     private final Process[] replicas = new Process[2];
@@ -38,9 +39,10 @@ final class ReplicaProcesses implements AutoCloseable {
     private final Thread killOnExit = new Thread(this::killAll, "kill-replica-processes");
     private int launches;
 
-    private ReplicaProcesses(Path workDir, Path config, int[] transportPorts, int metricsPort) {
+    private ReplicaProcesses(Path workDir, Path config, Path[] nodeConfigs, int[] transportPorts, int metricsPort) {
         this.workDir = workDir;
         this.config = config;
+        this.nodeConfigs = nodeConfigs.clone();
         this.transportPorts = transportPorts;
         this.metricsPort = metricsPort;
     }
@@ -62,7 +64,18 @@ final class ReplicaProcesses implements AutoCloseable {
                         "metrics.port=" + ports[2],
                         ""),
                 StandardCharsets.UTF_8);
-        ReplicaProcesses cluster = new ReplicaProcesses(workDir, config, new int[] {ports[0], ports[1]}, ports[2]);
+        return start(workDir, config, new Path[] {config, config}, new int[] {ports[0], ports[1]}, ports[2]);
+    }
+
+    /**
+     * Starts both replicas, each with its own configuration ({@code nodeConfigs[n]}, which may route its
+     * links through proxies); {@code clientConfig} is what clients read.
+     */
+    static ReplicaProcesses start(
+            Path workDir, Path clientConfig, Path[] nodeConfigs, int[] transportPorts, int metricsPort)
+            throws IOException, InterruptedException {
+        ReplicaProcesses cluster =
+                new ReplicaProcesses(workDir, clientConfig, nodeConfigs, transportPorts, metricsPort);
         Runtime.getRuntime().addShutdownHook(cluster.killOnExit);
         try {
             cluster.launch(0, false);
@@ -93,6 +106,26 @@ final class ReplicaProcesses implements AutoCloseable {
         Process process = replicas[node];
         process.destroyForcibly();
         process.waitFor();
+    }
+
+    /** Stops replica {@code node} with SIGSTOP: alive, but silent, as in a long GC pause. */
+    void pause(int node) throws IOException, InterruptedException {
+        signal(node, "-STOP");
+    }
+
+    /** Lets a paused replica go on (SIGCONT). */
+    void resume(int node) throws IOException, InterruptedException {
+        signal(node, "-CONT");
+    }
+
+    private void signal(int node, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", signal, Long.toString(replicas[node].pid()))
+                .redirectErrorStream(true)
+                .start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill " + signal + " " + replicas[node].pid() + " failed: "
+                    + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        }
     }
 
     /** Starts replica {@code node} again with {@code --join}. */
@@ -165,6 +198,7 @@ final class ReplicaProcesses implements AutoCloseable {
 
     private void killAll() {
         for (Process process : started) {
+            // A paused process would die only when continued; SIGKILL works on stopped processes anyway.
             process.destroyForcibly();
         }
         for (Process process : started) {
@@ -178,7 +212,7 @@ final class ReplicaProcesses implements AutoCloseable {
     }
 
     private void launch(int node, boolean join) throws IOException {
-        List<String> command = ReplicaLaunch.replicaCommand(config, node, join, List.of("-Xmx256m"));
+        List<String> command = ReplicaLaunch.replicaCommand(nodeConfigs[node], node, join, List.of("-Xmx256m"));
         // Every launch appends to the node's one log, so a restart's output follows the crash it recovers from.
         Path log = log(node);
         Files.writeString(
