@@ -5,7 +5,13 @@ import io.eve.ExecutionContext;
 import io.eve.merkle.graph.ObjectGraphState;
 import io.eve.mixer.ConflictKeys;
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A counter with a concurrency bug on purpose (Eve §7.4): an increment reads the count, works for a while,
@@ -39,6 +45,12 @@ public final class RacyCounter implements Application {
 
     /** Where the spin publishes its result so the JIT keeps it; not state, never read. */
     private volatile long spinSink;
+
+    /** Diagnostics outside the replicated state: lost updates seen at the write, per batch. */
+    private final Map<Long, AtomicInteger> lostByBatch = new ConcurrentHashMap<>();
+
+    /** Diagnostics: how often each request (batch, index) was executed; twice means a rollback. */
+    private final Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
 
     private RacyCounter(ObjectGraphState state, int raceWindow, double raceProbability) {
         this.state = state;
@@ -78,6 +90,25 @@ public final class RacyCounter implements Application {
         return counter().value;
     }
 
+    /** What the race did on this replica so far (diagnostics, not replicated state). */
+    public RaceLog raceLog() {
+        Map<Long, Integer> lost = new TreeMap<>();
+        lostByBatch.forEach((batch, count) -> lost.put(batch, count.get()));
+        Set<Long> rolledBack = new TreeSet<>();
+        executions.forEach((request, count) -> {
+            if (count.get() > 1) {
+                rolledBack.add(request >>> 20);
+            }
+        });
+        return new RaceLog(lost, rolledBack);
+    }
+
+    /**
+     * The race on one replica: lost updates seen per batch in its executions, and the batches of which
+     * some increment ran more than once (rolled back and executed again).
+     */
+    public record RaceLog(Map<Long, Integer> lostByBatch, Set<Long> reExecutedBatches) {}
+
     @Override
     public ConflictKeys conflictKeys(byte[] payload) {
         return operation(payload) == INCREMENT ? ConflictKeys.writing(COUNTER_KEY) : ConflictKeys.reading(COUNTER_KEY);
@@ -99,6 +130,17 @@ public final class RacyCounter implements Application {
             spinSink = spin(read, raceWindow + noise.nextInt(raceWindow + 1));
         }
         long written = read + 1;
+        // The bug manifests here if another increment wrote since our read: its update is overwritten.
+        // (Two increments that both pass this check before either writes also lose one, unseen: the
+        // window is a few instructions against the tens of microseconds of the spin.)
+        if (counter.value != read) {
+            lostByBatch
+                    .computeIfAbsent(context.batchSeq(), b -> new AtomicInteger())
+                    .incrementAndGet();
+        }
+        executions
+                .computeIfAbsent(context.batchSeq() << 20 | context.index(), r -> new AtomicInteger())
+                .incrementAndGet();
         counter.value = written;
         counter.lastReadByClient.put(context.clientId(), read);
         return encode(written);
