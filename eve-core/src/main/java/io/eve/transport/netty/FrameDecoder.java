@@ -6,20 +6,29 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Cuts the byte stream into frames and decodes them with {@link FrameCodec}, which checks the header as
  * soon as it arrives and every length before allocating. A bad frame closes the connection with its
- * reason logged; nothing else is affected.
+ * reason logged; nothing else is affected. So does a frame that has started and does not finish within
+ * the frame timeout (a slow-loris peer holding a buffer open byte by byte): the clock runs while part
+ * of a frame is waiting and restarts with every complete frame.
+ *
+ * <p>Runs on the channel's event loop.
  */
 final class FrameDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(FrameDecoder.class);
     private final FrameCodec codec;
+    private final long frameTimeoutMillis;
+    private ScheduledFuture<?> deadline;
 
-    FrameDecoder(FrameCodec codec) {
+    FrameDecoder(FrameCodec codec, long frameTimeoutMillis) {
         this.codec = codec;
+        this.frameTimeoutMillis = frameTimeoutMillis;
     }
 
     @Override
@@ -28,11 +37,13 @@ final class FrameDecoder extends ByteToMessageDecoder {
             try {
                 int length = codec.completeFrameLength(in.nioBuffer(in.readerIndex(), in.readableBytes()));
                 if (length == FrameCodec.INCOMPLETE) {
+                    armDeadline(context);
                     return;
                 }
                 byte[] frame = new byte[length];
                 in.readBytes(frame);
                 out.add(codec.decode(frame));
+                cancelDeadline();
             } catch (FrameException e) {
                 LOG.warn(
                         "closing the connection from {}: {} ({})",
@@ -44,5 +55,34 @@ final class FrameDecoder extends ByteToMessageDecoder {
                 return;
             }
         }
+    }
+
+    private void armDeadline(ChannelHandlerContext context) {
+        if (deadline != null) {
+            return;
+        }
+        deadline = context.executor()
+                .schedule(
+                        () -> {
+                            LOG.warn(
+                                    "closing the connection from {}: a frame started and did not finish within {} ms",
+                                    context.channel().remoteAddress(),
+                                    frameTimeoutMillis);
+                            context.close();
+                        },
+                        frameTimeoutMillis,
+                        TimeUnit.MILLISECONDS);
+    }
+
+    private void cancelDeadline() {
+        if (deadline != null) {
+            deadline.cancel(false);
+            deadline = null;
+        }
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext context) {
+        cancelDeadline();
     }
 }

@@ -47,6 +47,7 @@ public final class NettyTransport implements Transport {
     private final IntFunction<InetSocketAddress> peers;
     private final FrameCodec codec;
     private final long handshakeTimeoutMillis;
+    private final long frameTimeoutMillis;
     private final EventLoopGroup group;
     private final Map<Integer, Link> outbound = new ConcurrentHashMap<>();
     private final Map<Integer, Channel> inbound = new ConcurrentHashMap<>();
@@ -60,6 +61,7 @@ public final class NettyTransport implements Transport {
         this.peers = builder.peers;
         this.codec = new FrameCodec(builder.maxFrameBytes);
         this.handshakeTimeoutMillis = builder.handshakeTimeoutMillis;
+        this.frameTimeoutMillis = builder.frameTimeoutMillis;
         this.group = new MultiThreadIoEventLoopGroup(builder.ioThreads, NioIoHandler.newFactory());
     }
 
@@ -75,6 +77,7 @@ public final class NettyTransport implements Transport {
         private int maxFrameBytes = 16 << 20;
         private int ioThreads = 1;
         private long handshakeTimeoutMillis = 10_000;
+        private long frameTimeoutMillis = 30_000;
 
         private Builder() {}
 
@@ -119,6 +122,19 @@ public final class NettyTransport implements Transport {
                 throw new IllegalArgumentException("handshakeTimeoutMillis must be positive, got " + millis);
             }
             this.handshakeTimeoutMillis = millis;
+            return this;
+        }
+
+        /**
+         * How long a frame that has started may take to arrive in full (slow-loris protection); the
+         * clock restarts with every complete frame. Default 30 s: room for a maximum-size frame over a
+         * slow link.
+         */
+        public Builder frameTimeoutMillis(long millis) {
+            if (millis < 1) {
+                throw new IllegalArgumentException("frameTimeoutMillis must be positive, got " + millis);
+            }
+            this.frameTimeoutMillis = millis;
             return this;
         }
 
@@ -168,7 +184,7 @@ public final class NettyTransport implements Transport {
                     @Override
                     protected void initChannel(SocketChannel channel) {
                         channel.pipeline().addLast(new HandshakeDecoder(NettyTransport.this, handshakeTimeoutMillis));
-                        channel.pipeline().addLast(new FrameDecoder(codec));
+                        channel.pipeline().addLast(new FrameDecoder(codec, frameTimeoutMillis));
                         channel.pipeline().addLast(new Delivery(NettyTransport.this));
                     }
                 });
@@ -227,7 +243,7 @@ public final class NettyTransport implements Transport {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
-                        channel.pipeline().addLast(new FrameDecoder(codec));
+                        channel.pipeline().addLast(new FrameDecoder(codec, frameTimeoutMillis));
                         channel.pipeline().addLast(new Delivery(NettyTransport.this, link.peer));
                     }
                 });

@@ -3,6 +3,7 @@ package io.eve.transport.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eve.protocol.Message;
+import io.eve.transport.wire.FrameCodec;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -31,6 +32,7 @@ class NettyTransportHostileInputTest {
                 .listen(new InetSocketAddress("127.0.0.1", 0))
                 .maxFrameBytes(64 * 1024)
                 .handshakeTimeoutMillis(300)
+                .frameTimeoutMillis(600)
                 .build();
         server.start((from, message) -> received.add(message));
     }
@@ -113,5 +115,36 @@ class NettyTransportHostileInputTest {
         }
         assertStillServing();
         assertThat(received).hasSize(1);
+    }
+
+    @Test
+    void shouldCloseAConnectionThatTricklesAFrame() throws Exception {
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            out.write(HandshakeDecoder.hello(9));
+            byte[] frame = new FrameCodec(64 * 1024).encode(new Message.Heartbeat(1, 1));
+            socket.setSoTimeout(100);
+            long start = System.nanoTime();
+            boolean closed = false;
+            // One byte every 100 ms (the read below waits that long): the frame never completes.
+            for (int i = 0; i < frame.length - 1 && !closed; i++) {
+                try {
+                    out.write(frame[i]);
+                    out.flush();
+                    closed = in.read() == -1;
+                } catch (java.net.SocketTimeoutException stillOpen) {
+                    // nothing to read: the connection is still open
+                } catch (java.net.SocketException reset) {
+                    closed = true;
+                }
+            }
+            long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(closed).as("a trickled frame is cut off").isTrue();
+            assertThat(elapsedMillis)
+                    .as("closed by the 600 ms frame timeout, before the trickle of %d bytes ended", frame.length)
+                    .isLessThan(100L * (frame.length - 2));
+        }
+        assertStillServing();
     }
 }
