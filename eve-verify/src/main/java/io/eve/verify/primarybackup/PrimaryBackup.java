@@ -45,6 +45,9 @@ import org.slf4j.LoggerFactory;
 public final class PrimaryBackup {
     private static final Logger LOG = LoggerFactory.getLogger(PrimaryBackup.class);
 
+    /** Refusals in a row of transfers from our own committed batch after which the histories differ. */
+    private static final int DIVERGED_AFTER_REFUSALS = 2;
+
     private final PrimaryBackupConfig config;
     private final Actions actions;
     private final int peer;
@@ -53,6 +56,7 @@ public final class PrimaryBackup {
 
     private long view;
     private long epoch;
+    private int refusedFromCommitted;
     private long rollbacks;
     private long transfers;
     private long committed;
@@ -248,6 +252,15 @@ public final class PrimaryBackup {
             return;
         }
         if (!applied) {
+            if (transfer.delta().baseSeq() == committed && ++refusedFromCommitted >= DIVERGED_AFTER_REFUSALS) {
+                // The peer's changes since our last committed batch do not lead to its state: ours differs
+                // at that batch, so both committed different histories (a split brain, primary-backup.md).
+                // No incremental transfer can repair that, and asking again would loop forever.
+                throw new IllegalStateException(name + ": the state committed here up to batch " + committed
+                        + " differs from node " + peer + "'s (" + reason + "): the two replicas committed"
+                        + " different histories, as after a split brain; stopping. Restart this replica with"
+                        + " --join (empty state) to take the primary's state in full.");
+            }
             LOG.warn(
                     "{}: state transfer to batch {} refused ({}); asking again",
                     name,
@@ -256,6 +269,7 @@ public final class PrimaryBackup {
             actions.send(peer, new JoinRequest(view, committed));
             return;
         }
+        refusedFromCommitted = 0;
         long seq = transfer.token().seq();
         transfers++;
         LOG.info("{}: caught up to batch {} by state transfer in view {}", name, seq, view);

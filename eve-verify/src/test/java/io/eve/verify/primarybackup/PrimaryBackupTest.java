@@ -1,6 +1,7 @@
 package io.eve.verify.primarybackup;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eve.Reply;
 import io.eve.Request;
@@ -8,6 +9,7 @@ import io.eve.batch.Batch;
 import io.eve.execution.Executed;
 import io.eve.execution.Token;
 import io.eve.merkle.Digest;
+import io.eve.merkle.StateDelta;
 import io.eve.protocol.Message;
 import java.util.ArrayList;
 import java.util.List;
@@ -205,5 +207,28 @@ class PrimaryBackupTest {
         assertThat(actions.log.stream().filter(l -> l.startsWith("transfer")).count())
                 .as("a repeated join inside the timeout is served once")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void shouldStopWhenTransfersFromItsOwnCommittedBatchKeepFailing() {
+        PrimaryBackupConfig config = PrimaryBackupConfig.of(PRIMARY, BACKUP, BACKUP)
+                .withTimeouts(10 * MS, 100 * MS)
+                .withBatching(2, 1, 0);
+        PrimaryBackup joiner = new PrimaryBackup(config, actions, true, seeds::incrementAndGet);
+        joiner.start(0);
+        assertThat(actions.sent(Message.JoinRequest.class)).hasSize(1);
+        Message.StateTransfer transfer =
+                new Message.StateTransfer(0, 0, token(5, 1), new StateDelta(0, 5, new byte[] {1}));
+        joiner.onMessage(PRIMARY, transfer, 1 * MS, 1);
+        assertThat(actions.log).last().isEqualTo("apply 5");
+
+        joiner.onApplied(transfer, false, "the delta produces root aa, expected bb");
+        assertThat(actions.sent(Message.JoinRequest.class)).as("asks once more").hasSize(2);
+        joiner.onMessage(PRIMARY, transfer, 2 * MS, 2);
+
+        assertThatThrownBy(() -> joiner.onApplied(transfer, false, "the delta produces root aa, expected bb"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("committed different histories")
+                .hasMessageContaining("--join");
     }
 }

@@ -2,20 +2,14 @@ package io.eve.samples.process;
 
 import io.eve.EveException;
 import io.eve.Reply;
-import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
 import io.eve.config.ClusterConfig;
-import io.eve.config.NodeAddress;
 import io.eve.samples.kv.KeyValueStore;
 import io.eve.samples.kv.KvRequest;
-import io.eve.transport.netty.NettyTransport;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -105,7 +99,7 @@ final class ClosedLoopLoad {
 
         void run() {
             SplittableRandom random = new SplittableRandom(id);
-            try (EveClient client = connect()) {
+            try (EveClient client = ProcessClients.connect(cluster, id, Duration.ofSeconds(60))) {
                 while (running) {
                     int slot = random.nextInt(versions.length);
                     update(client, slot, random.nextLong());
@@ -146,23 +140,6 @@ final class ClosedLoopLoad {
             if (problems.size() < 10) {
                 problems.add(problem);
             }
-        }
-
-        private EveClient connect() {
-            Map<Integer, InetSocketAddress> peers = new HashMap<>();
-            int[] replicas = new int[cluster.nodes().size()];
-            for (int i = 0; i < replicas.length; i++) {
-                NodeAddress node = cluster.nodes().get(i);
-                peers.put(node.id(), new InetSocketAddress(node.host(), node.port()));
-                replicas[i] = node.id();
-            }
-            NettyTransport transport = NettyTransport.builder()
-                    .self(id)
-                    .peers(peers)
-                    .maxFrameBytes(cluster.maxFrameBytes())
-                    .build();
-            Duration attempt = cluster.failureTimeout().dividedBy(2).plusMillis(100);
-            return new EveClient(transport, ClientConfig.of(replicas).withTimeouts(attempt, Duration.ofSeconds(60)));
         }
     }
 }

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
 class NemesisIT {
     private static final int KEYS = 4;
     private static final int OBJECT_SIZE = 1024; // the replicas' default --object-size
-    private static final int FAILURE_TIMEOUT_MS = 1_000;
+    private static final int FAILURE_TIMEOUT_MS = 2_000;
     private static final Duration LIMIT = Duration.ofSeconds(20);
 
     private final List<String> faults = new ArrayList<>();

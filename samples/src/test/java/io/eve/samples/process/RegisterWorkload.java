@@ -2,16 +2,12 @@ package io.eve.samples.process;
 
 import io.eve.EveException;
 import io.eve.Reply;
-import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
 import io.eve.config.ClusterConfig;
-import io.eve.config.NodeAddress;
 import io.eve.samples.kv.KvRequest;
-import io.eve.transport.netty.NettyTransport;
 import io.eve.verify.history.LinearizabilityChecker;
 import io.eve.verify.history.Model;
 import io.eve.verify.history.Operation;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -123,7 +119,7 @@ final class RegisterWorkload {
         // Logical process numbers: this client's own, then a fresh one after each failed operation.
         int process = id;
         long sequence = 0;
-        try (EveClient client = connect(cluster, id)) {
+        try (EveClient client = ProcessClients.connect(cluster, id, Duration.ofSeconds(20))) {
             while (running) {
                 int key = random.nextInt(keys);
                 boolean write = random.nextBoolean();
@@ -170,23 +166,6 @@ final class RegisterWorkload {
         }
         ByteBuffer buffer = ByteBuffer.wrap(value);
         return buffer.getLong() == MAGIC ? buffer.getLong() : 0;
-    }
-
-    private static EveClient connect(ClusterConfig cluster, int id) {
-        Map<Integer, InetSocketAddress> peers = new HashMap<>();
-        int[] replicas = new int[cluster.nodes().size()];
-        for (int i = 0; i < replicas.length; i++) {
-            NodeAddress node = cluster.nodes().get(i);
-            peers.put(node.id(), new InetSocketAddress(node.host(), node.port()));
-            replicas[i] = node.id();
-        }
-        NettyTransport transport = NettyTransport.builder()
-                .self(id)
-                .peers(peers)
-                .maxFrameBytes(cluster.maxFrameBytes())
-                .build();
-        Duration attempt = cluster.failureTimeout().dividedBy(2).plusMillis(100);
-        return new EveClient(transport, ClientConfig.of(replicas).withTimeouts(attempt, Duration.ofSeconds(20)));
     }
 
     /**

@@ -60,7 +60,7 @@ final class ReplicaProcesses implements AutoCloseable {
                         "nodes=0@127.0.0.1:" + ports[0] + ", 1@127.0.0.1:" + ports[1],
                         "executor.threads=8",
                         "heartbeat.interval-ms=100",
-                        "failure.timeout-ms=1000",
+                        "failure.timeout-ms=2000",
                         "metrics.port=" + ports[2],
                         ""),
                 StandardCharsets.UTF_8);
