@@ -1,0 +1,186 @@
+package io.eve.tpcw.bench;
+
+import io.eve.tpcw.driver.EmulatedBrowser;
+import io.eve.tpcw.driver.Mix;
+import io.eve.tpcw.interaction.Interaction;
+import io.eve.tpcw.interaction.RequestCodec;
+import io.eve.tpcw.interaction.TpcwRequest;
+import io.eve.tpcw.schema.Scale;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Drives a {@link Target} with closed-loop emulated browsers (one thread each) for a warm-up and a
+ * measured window, then stops them and waits for every outstanding interaction to finish, so the number
+ * acknowledged is final. Latencies and throughput count only the window; counts of sent interactions and
+ * successful Buy Confirms cover the whole run (the invariant checks need them).
+ */
+final class LoadDriver {
+    /** Client ids of the browsers start here (they double as node ids on the local network). */
+    static final int FIRST_CLIENT = 1000;
+
+    private final Scale scale;
+    private final Mix mix;
+    private final int browsers;
+    private final long seed;
+    private final long thinkMillis;
+
+    /** What one run produced. */
+    record Outcome(
+            double throughput,
+            double p50Millis,
+            double p99Millis,
+            long windowCompleted,
+            long windowCpuNanos,
+            Target.PipelineCounters before,
+            Target.PipelineCounters after,
+            long acknowledged,
+            long errors,
+            long buyConfirmsCommitted,
+            long[] sent) {}
+
+    LoadDriver(Scale scale, Mix mix, int browsers, long seed, long thinkMillis) {
+        this.scale = scale;
+        this.mix = mix;
+        this.browsers = browsers;
+        this.seed = seed;
+        this.thinkMillis = thinkMillis;
+    }
+
+    Outcome run(Target target, double warmupSeconds, double seconds, ProgressBar progress, String label)
+            throws InterruptedException {
+        AtomicLong acknowledged = new AtomicLong();
+        LongAdder errors = new LongAdder();
+        LongAdder buyConfirms = new LongAdder();
+        LongAdder windowCompleted = new LongAdder();
+        AtomicLong[] sent = new AtomicLong[Interaction.values().length];
+        Arrays.setAll(sent, i -> new AtomicLong());
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<long[]> latencies = new ArrayList<>();
+        int[] latencyCounts = new int[browsers];
+        Flags flags = new Flags();
+        List<Thread> threads = new ArrayList<>();
+        for (int b = 0; b < browsers; b++) {
+            int index = b;
+            long[] own = new long[1 << 16];
+            latencies.add(own);
+            EmulatedBrowser browser = new EmulatedBrowser(FIRST_CLIENT + b, scale, mix, seed);
+            Thread thread = new Thread(
+                    () -> {
+                        while (!flags.stop && failure.get() == null) {
+                            TpcwRequest request = browser.next();
+                            sent[request.interaction().ordinal()].incrementAndGet();
+                            long start = System.nanoTime();
+                            boolean ok;
+                            try {
+                                ok = target.call(browser.clientId(), RequestCodec.encode(request));
+                            } catch (Exception e) {
+                                failure.compareAndSet(null, e);
+                                return;
+                            }
+                            long nanos = System.nanoTime() - start;
+                            acknowledged.incrementAndGet();
+                            if (!ok) {
+                                errors.increment();
+                            } else if (request.interaction() == Interaction.BUY_CONFIRM) {
+                                buyConfirms.increment();
+                            }
+                            if (flags.measuring) {
+                                windowCompleted.increment();
+                                if (latencyCounts[index] < own.length) {
+                                    own[latencyCounts[index]++] = nanos;
+                                }
+                            }
+                            pause(browser.thinkMillis(thinkMillis));
+                        }
+                    },
+                    "tpcw-eb-" + b);
+            thread.setDaemon(true);
+            threads.add(thread);
+        }
+        progress.begin(label, warmupSeconds + seconds, acknowledged::get);
+        threads.forEach(Thread::start);
+        Thread.sleep((long) (warmupSeconds * 1000));
+        Target.PipelineCounters before = target.counters();
+        long cpuBefore = processCpuNanos();
+        long startNanos = System.nanoTime();
+        flags.measuring = true;
+        Thread.sleep((long) (seconds * 1000));
+        flags.measuring = false;
+        long elapsed = System.nanoTime() - startNanos;
+        long cpu = processCpuNanos() - cpuBefore;
+        Target.PipelineCounters after = target.counters();
+        flags.stop = true;
+        for (Thread thread : threads) {
+            thread.join(120_000);
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException(label + ": an interaction failed", failure.get());
+        }
+        long[] all = merge(latencies, latencyCounts);
+        long[] sentCounts = Arrays.stream(sent).mapToLong(AtomicLong::get).toArray();
+        return new Outcome(
+                windowCompleted.sum() / (elapsed / 1e9),
+                percentile(all, 0.50),
+                percentile(all, 0.99),
+                windowCompleted.sum(),
+                cpu,
+                before,
+                after,
+                acknowledged.get(),
+                errors.sum(),
+                buyConfirms.sum(),
+                sentCounts);
+    }
+
+    /** Flags the browser threads read. */
+    private static final class Flags {
+        volatile boolean measuring;
+        volatile boolean stop;
+    }
+
+    private static void pause(long millis) {
+        if (millis <= 0) {
+            return;
+        }
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** CPU time of the whole process: every replica, the driver and the JIT/GC threads, all in this JVM. */
+    static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            return sun.getProcessCpuTime();
+        }
+        return 0;
+    }
+
+    private static long[] merge(List<long[]> latencies, int[] counts) {
+        int total = Arrays.stream(counts).sum();
+        long[] all = new long[total];
+        int at = 0;
+        for (int i = 0; i < counts.length; i++) {
+            System.arraycopy(latencies.get(i), 0, all, at, counts[i]);
+            at += counts[i];
+        }
+        Arrays.sort(all);
+        return all;
+    }
+
+    private static double percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int index = (int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1);
+        return sorted[Math.max(0, index)] / 1e6;
+    }
+}

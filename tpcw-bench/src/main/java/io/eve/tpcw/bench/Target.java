@@ -1,0 +1,35 @@
+package io.eve.tpcw.bench;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/** A system under test: started, driven by one blocking call per interaction, checked, stopped. */
+interface Target extends AutoCloseable {
+    /** Runs one interaction for client {@code clientId}; true if it committed, false for an error reply. */
+    boolean call(long clientId, byte[] payload) throws Exception;
+
+    /** Counters of the execution pipeline at this moment (zeros where the mode has none). */
+    PipelineCounters counters();
+
+    /** Interactions the system committed since it started. */
+    long committed();
+
+    /** A read-only connection to the (primary's) database, for the invariant checks. */
+    Connection inspect() throws SQLException;
+
+    /** After the load has stopped: waits for the replicas to settle and returns whether their roots agree. */
+    RootCheck checkRoots() throws Exception;
+
+    @Override
+    void close();
+
+    /** Pipeline counters: batches executed, their requests, their parallel batches, rollbacks. */
+    record PipelineCounters(long batches, double batchedRequests, double parallelBatches, long rollbacks) {
+        static final PipelineCounters NONE = new PipelineCounters(0, 0, 0, 0);
+    }
+
+    /** The outcome of comparing replicas: agreed, the version compared, and a description. */
+    record RootCheck(boolean agreed, long seq, String detail) {
+        static final RootCheck NOT_REPLICATED = new RootCheck(true, -1, "unreplicated");
+    }
+}

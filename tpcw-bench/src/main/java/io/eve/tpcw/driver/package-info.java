@@ -1,0 +1,2 @@
+/** The TPC-W workload mixes and the emulated browsers that draw requests from them. */
+package io.eve.tpcw.driver;
