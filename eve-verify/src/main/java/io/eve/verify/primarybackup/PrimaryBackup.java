@@ -48,6 +48,15 @@ public final class PrimaryBackup {
     /** Refusals in a row of transfers from our own committed batch after which the histories differ. */
     private static final int DIVERGED_AFTER_REFUSALS = 2;
 
+    /**
+     * Until a replica has heard its peer once, it waits this many failure timeouts before it counts the
+     * peer as failed: two replicas started together on a loaded machine may take seconds to come up, and
+     * each deciding alone that the other is dead is a split brain before the first request.
+     */
+    static final int STARTUP_GRACE_TIMEOUTS = 3;
+
+    private static final int SOLO_TOKENS_KEPT = 256;
+
     private final PrimaryBackupConfig config;
     private final Actions actions;
     private final int peer;
@@ -64,7 +73,11 @@ public final class PrimaryBackup {
     // heartbeat may announce as committed, since the backup may hold an execution of a later batch that the
     // primary rejected or never compared.
     private long verified;
+    // Tokens of batches committed alone while the backup was catching up (it executes them after the
+    // transfer): its token for one of them verifies it after the fact.
+    private final NavigableMap<Long, Token> soloCommitted = new TreeMap<>();
     private long lastHeard;
+    private boolean heardPeer;
     private long lastHeartbeatSent;
     private long lastProgress;
     private long clock;
@@ -165,6 +178,7 @@ public final class PrimaryBackup {
         wall = wallMillis;
         if (from == peer) {
             lastHeard = now;
+            heardPeer = true;
         }
         if (message instanceof ClientRequest request) {
             onClientRequest(from, request, now, wallMillis);
@@ -207,13 +221,13 @@ public final class PrimaryBackup {
                 }
             }
         }
-        boolean silent = now - lastHeard > config.failureTimeoutNanos();
+        boolean silent = now - lastHeard > silenceLimit();
         if (isPrimary()) {
             if (silent && peerAlive) {
                 LOG.warn(
                         "{}: backup silent for {} ms; continuing alone in view {}",
                         name,
-                        config.failureTimeoutNanos() / 1_000_000,
+                        silenceLimit() / 1_000_000,
                         view);
                 peerAlive = false;
                 tryCommit(wallMillis);
@@ -332,11 +346,22 @@ public final class PrimaryBackup {
         if (!isPrimary() || message.view() != view || message.epoch() != epoch) {
             return;
         }
-        Slot slot = slots.get(message.token().seq());
+        long seq = message.token().seq();
+        Slot slot = slots.get(seq);
         if (slot != null) {
             lastProgress = clock;
             slot.peerToken = message.token();
             tryCommit(wall);
+            return;
+        }
+        // A batch committed on this replica alone while the backup caught up, which the backup then executed
+        // too: an equal token verifies it, and the backup may mark it stable. (A different one needs nothing
+        // here: the next batch's token chains to it and will differ, which starts the usual repair.)
+        Token mine = soloCommitted.get(seq);
+        if (mine != null && mine.matches(message.token()) && seq > verified) {
+            verified = seq;
+            soloCommitted.headMap(seq, true).clear();
+            actions.send(peer, new Commit(view, seq));
         }
     }
 
@@ -371,6 +396,11 @@ public final class PrimaryBackup {
         if (tellPeer) {
             verified = seq;
             actions.send(peer, new Commit(view, seq));
+        } else if (peerAlive) {
+            soloCommitted.put(seq, slot.mine.token());
+            while (soloCommitted.size() > SOLO_TOKENS_KEPT) {
+                soloCommitted.pollFirstEntry();
+            }
         }
     }
 
@@ -534,6 +564,7 @@ public final class PrimaryBackup {
             awaitingTransfer = true;
             slots.clear();
             waiting.clear();
+            soloCommitted.clear();
             actions.send(peer, new JoinRequest(view, committed));
         } else if (isPrimary() && !peerAlive) {
             // The backup is back (it was paused or cut off): have it wait for the state, then send it.
@@ -580,6 +611,11 @@ public final class PrimaryBackup {
         }
     }
 
+    /** How long the peer may be silent before it counts as failed. */
+    private long silenceLimit() {
+        return heardPeer ? config.failureTimeoutNanos() : STARTUP_GRACE_TIMEOUTS * config.failureTimeoutNanos();
+    }
+
     /** Eve §6.2: the backup takes over when the primary has been silent for the failure timeout. */
     private void takeOver(long wallMillis) {
         long oldView = view;
@@ -587,11 +623,7 @@ public final class PrimaryBackup {
         while (config.primaryOf(view) != config.self()) {
             view++;
         }
-        LOG.warn(
-                "{}: primary silent for {} ms; taking over in view {}",
-                name,
-                config.failureTimeoutNanos() / 1_000_000,
-                view);
+        LOG.warn("{}: primary silent for {} ms; taking over in view {}", name, silenceLimit() / 1_000_000, view);
         peerAlive = false;
         // What this replica executed in the old view stands: commit it (a client may have seen those replies).
         for (Map.Entry<Long, Executed> entry : executedHere.entrySet()) {

@@ -36,7 +36,7 @@ final class Cluster implements AutoCloseable {
 
     static PrimaryBackupConfig config(int self) {
         return PrimaryBackupConfig.of(FIRST, SECOND, self)
-                .withTimeouts(20_000_000L, 300_000_000L)
+                .withTimeouts(20_000_000L, 1_000_000_000L)
                 .withBatching(4, 16, 1_000_000L);
     }
 

@@ -161,6 +161,7 @@ class PrimaryBackupTest {
     @Test
     void shouldGoOnAloneWhenTheBackupFallsSilent() {
         PrimaryBackup primary = machine(PRIMARY);
+        primary.onMessage(BACKUP, new Message.Heartbeat(0, 0), 0, 0);
         primary.onMessage(CLIENT, request(1), 1 * MS, 1);
         primary.onExecuted(0, 0, executed(actions.executed.get(0), 1), 1);
         primary.onTick(50 * MS, 50);
@@ -230,5 +231,16 @@ class PrimaryBackupTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("committed different histories")
                 .hasMessageContaining("--join");
+    }
+
+    @Test
+    void shouldWaitLongerForAPeerNeverHeardSinceStart() {
+        PrimaryBackup backup = machine(BACKUP);
+        backup.onTick(150 * MS, 150);
+        assertThat(backup.isPrimary())
+                .as("one failure timeout of silence from a peer that may still be starting")
+                .isFalse();
+        backup.onTick((PrimaryBackup.STARTUP_GRACE_TIMEOUTS * 100 + 1) * MS, 400);
+        assertThat(backup.isPrimary()).isTrue();
     }
 }

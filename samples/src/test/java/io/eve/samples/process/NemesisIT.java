@@ -142,16 +142,7 @@ class NemesisIT {
     }
 
     private static int primary(ReplicaProcesses cluster) throws InterruptedException {
-        long deadline = System.nanoTime() + LIMIT.toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            for (int node = 0; node < 2; node++) {
-                if (cluster.status(node).map(ReplicaLaunch.Status::primary).orElse(false)) {
-                    return node;
-                }
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no replica reports itself primary within " + LIMIT);
+        return cluster.primary(LIMIT);
     }
 
     private static int backup(ReplicaProcesses cluster) throws InterruptedException {

@@ -101,6 +101,23 @@ final class ReplicaProcesses implements AutoCloseable {
         return workDir.resolve("node-" + node + ".log");
     }
 
+    /**
+     * The node that reports itself primary (waiting up to {@code limit} for one to): a slow start under
+     * load may make node 1 take over before node 0 is heard, so tests ask rather than assume.
+     */
+    int primary(Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            for (int node = 0; node < 2; node++) {
+                if (status(node).map(ReplicaLaunch.Status::primary).orElse(false)) {
+                    return node;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no replica reports itself primary within " + limit + "; logs in " + workDir);
+    }
+
     /** Kills replica {@code node} at once, like {@code kill -9}, and waits until it is gone. */
     void kill(int node) throws InterruptedException {
         Process process = replicas[node];
