@@ -182,6 +182,18 @@ public final class ExecutionStage {
         return sink.finish();
     }
 
+    /**
+     * The reply to a client's request from the reply cache, if the state holds no tentative version (so the
+     * reply is committed) and the request is the client's last; {@code null} otherwise. Lets a replica that
+     * caught up by state transfer answer a retried request it never executed.
+     */
+    public Reply committedReply(long clientId, long requestSeq) {
+        if (state.stableSeq() != state.sealedSeq()) {
+            return null;
+        }
+        return state.replies().exactly(clientId, requestSeq);
+    }
+
     /** Batch {@code seq} is committed. */
     public void markStable(long seq) {
         state.markStable(seq);

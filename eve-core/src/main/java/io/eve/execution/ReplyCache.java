@@ -55,6 +55,15 @@ final class ReplyCache {
         return new Reply(clientId, cachedSeq, error, payload);
     }
 
+    /** The cached reply if {@code requestSeq} is the client's last request; {@code null} otherwise. */
+    Reply exactly(long clientId, long requestSeq) {
+        byte[] cached = byClient.get(clientId);
+        if (cached == null || ByteBuffer.wrap(cached).getLong() != requestSeq) {
+            return null;
+        }
+        return lookup(clientId, requestSeq);
+    }
+
     void record(Reply reply) {
         ByteBuffer buffer = ByteBuffer.allocate(9 + reply.payload().length);
         buffer.putLong(reply.requestSeq()).put((byte) (reply.error() ? 1 : 0)).put(reply.payload());

@@ -5,6 +5,9 @@ import io.eve.Request;
 import io.eve.batch.Batch;
 import io.eve.execution.Token;
 import io.eve.merkle.StateDelta;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * Everything replicas and clients say to each other (docs/protocol.md maps each to its paper section).
@@ -45,4 +48,93 @@ public sealed interface Message {
 
     /** Incremental state transfer: the changes since the receiver's stable batch, and the token they lead to. */
     record StateTransfer(long view, long epoch, Token token, StateDelta delta) implements Message {}
+
+    // ---- the asynchronous quorum protocol (Eve §6.1, docs/quorum.md) ----------------------------------
+
+    /** Eve §6.1 VERIFY: an execution replica's token for batch {@code token.seq()}, to every verifier. */
+    record Verify(long view, Token token) implements Message {}
+
+    /** Eve §6.1 PREPARE: verifier {@code verifier} pre-prepared {@code token} in {@code view}. */
+    record Prepare(long view, int verifier, Token token) implements Message {}
+
+    /** Eve §6.1 COMMIT (named apart from primary-backup's {@link Commit}): {@code verifier} is prepared. */
+    record CommitVote(long view, int verifier, Token token) implements Message {}
+
+    /**
+     * Eve §6.1 VERIFY-RESPONSE: the verifiers committed {@code token} in {@code view}; with
+     * {@code sequential} it is the start of a new view and the next batch runs sequentially.
+     */
+    record VerifyResponse(long view, Token token, boolean sequential) implements Message {}
+
+    /**
+     * A verifier leaves its view for {@code newView}, reporting its best certificate: {@code nV - u}
+     * {@link Prepare} or {@link CommitVote} messages (possibly inside {@link Authenticated} envelopes) for
+     * {@code certificate} in {@code certificateView}. No certificate: view -1, a token of batch 0, no
+     * evidence.
+     */
+    record ViewChange(long newView, int verifier, long certificateView, Token certificate, List<Message> evidence)
+            implements Message {
+        public ViewChange {
+            evidence = List.copyOf(evidence);
+        }
+    }
+
+    /**
+     * The leader of {@code view} starts it from {@code start} (batch 0: the initial state), the choice
+     * every verifier recomputes from {@code viewChanges}.
+     */
+    record NewView(long view, int verifier, List<Message> viewChanges, Token start) implements Message {
+        public NewView {
+            viewChanges = List.copyOf(viewChanges);
+        }
+    }
+
+    /** An execution replica saw client requests wait for the primary of {@code view} too long. */
+    record Suspect(long view) implements Message {}
+
+    /** "Send me the state from my version {@code baseSeq} up to (at least) the agreed {@code agreed}." */
+    record StateRequest(long view, long baseSeq, Token agreed) implements Message {}
+
+    /**
+     * Incremental state transfer for the quorum protocol: {@code chain} holds the sender's tokens from the
+     * agreed one to the last it executed, each chained to the one before; {@code delta} leads to the last.
+     */
+    record ChainTransfer(List<Token> chain, StateDelta delta) implements Message {
+        public ChainTransfer {
+            chain = List.copyOf(chain);
+            if (chain.isEmpty()) {
+                throw new IllegalArgumentException("a chain transfer needs at least the agreed token");
+            }
+        }
+    }
+
+    /**
+     * A message with its authenticator (Eve §3): {@code frame} is the encoded inner message, {@code tags}
+     * one HMAC-SHA256 tag (32 bytes) per process of the cluster, in id order, each keyed for the pair
+     * (origin, that process). Forwarded unchanged as evidence, so every receiver can check its own tag.
+     */
+    record Authenticated(int origin, byte[] frame, byte[] tags) implements Message {
+        public Authenticated {
+            Objects.requireNonNull(frame, "frame");
+            Objects.requireNonNull(tags, "tags");
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Authenticated that
+                    && origin == that.origin
+                    && Arrays.equals(frame, that.frame)
+                    && Arrays.equals(tags, that.tags);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * (31 * origin + Arrays.hashCode(frame)) + Arrays.hashCode(tags);
+        }
+
+        @Override
+        public String toString() {
+            return "Authenticated[origin " + origin + ", " + frame.length + " bytes, " + tags.length / 32 + " tags]";
+        }
+    }
 }

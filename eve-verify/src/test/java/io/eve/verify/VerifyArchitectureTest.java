@@ -20,7 +20,7 @@ class VerifyArchitectureTest {
                 .that()
                 .resideInAPackage("io.eve.verify..")
                 .and()
-                .haveNameNotMatching(".*Replica(\\$.*)?|.*ReplicaMetrics")
+                .haveNameNotMatching(".*\\.(PrimaryBackupReplica|QuorumProcess)(\\$.*)?|.*ReplicaMetrics")
                 .should()
                 .callMethod(System.class, "nanoTime")
                 .orShould()
@@ -31,8 +31,9 @@ class VerifyArchitectureTest {
                 .orShould()
                 .dependOnClassesThat()
                 .areAssignableTo(Thread.class)
-                .because("protocol roles take time as an argument; the *Replica shell (and its metrics) bind them"
-                        + " to threads and clocks")
+                .because(
+                        "protocol roles take time as an argument; the PrimaryBackupReplica and QuorumProcess shells (and their metrics) bind them"
+                                + " to threads and clocks")
                 .check(MAIN);
     }
 

@@ -234,17 +234,37 @@ enum MessageType {
             DeltaFields delta = ValueLayouts.readDelta(in);
             return () -> new StateTransfer(view, epoch, token.toToken(), delta.toDelta());
         }
-    };
+    },
+    VERIFY(11, Message.Verify.class, QuorumLayouts.VERIFY),
+    PREPARE(12, Message.Prepare.class, QuorumLayouts.PREPARE),
+    COMMIT_VOTE(13, Message.CommitVote.class, QuorumLayouts.COMMIT_VOTE),
+    VERIFY_RESPONSE(14, Message.VerifyResponse.class, QuorumLayouts.VERIFY_RESPONSE),
+    VIEW_CHANGE(15, Message.ViewChange.class, QuorumLayouts.VIEW_CHANGE),
+    NEW_VIEW(16, Message.NewView.class, QuorumLayouts.NEW_VIEW),
+    SUSPECT(17, Message.Suspect.class, QuorumLayouts.SUSPECT),
+    STATE_REQUEST(18, Message.StateRequest.class, QuorumLayouts.STATE_REQUEST),
+    CHAIN_TRANSFER(19, Message.ChainTransfer.class, QuorumLayouts.CHAIN_TRANSFER),
+    AUTHENTICATED(20, Message.Authenticated.class, QuorumLayouts.AUTHENTICATED);
 
     private static final MessageType[] BY_CODE = byCode();
     private static final Map<Class<?>, MessageType> BY_CLASS = byClass();
 
     private final int code;
     private final Class<? extends Message> messageClass;
+    private final QuorumLayouts.Layout layout;
 
     MessageType(int code, Class<? extends Message> messageClass) {
+        this(code, messageClass, null);
+    }
+
+    MessageType(int code, Class<? extends Message> messageClass, QuorumLayouts.Layout layout) {
         this.code = code;
         this.messageClass = messageClass;
+        this.layout = layout;
+    }
+
+    Class<? extends Message> messageClass() {
+        return messageClass;
     }
 
     int code() {
@@ -266,7 +286,7 @@ enum MessageType {
     }
 
     private static MessageType[] byCode() {
-        MessageType[] types = new MessageType[STATE_TRANSFER.code + 1];
+        MessageType[] types = new MessageType[AUTHENTICATED.code + 1];
         for (MessageType type : values()) {
             types[type.code] = type;
         }
@@ -282,10 +302,16 @@ enum MessageType {
     }
 
     /** The number of bytes {@link #writeBody} writes; a long, since a batch can outgrow an int. */
-    abstract long bodySize(Message message);
+    long bodySize(Message message) {
+        return layout.bodySize(message);
+    }
 
-    abstract void writeBody(Message message, FrameOutput out);
+    void writeBody(Message message, FrameOutput out) {
+        layout.writeBody(message, out);
+    }
 
     /** Reads the fields, checking only that they fit; the supplier validates them and builds the message. */
-    abstract Supplier<Message> readBody(FrameInput in);
+    Supplier<Message> readBody(FrameInput in) {
+        return layout.readBody(in);
+    }
 }

@@ -84,6 +84,32 @@ class FrameCodecTest {
     }
 
     @Test
+    void shouldEncodeASuspectAsItsPinnedBytes() {
+        // length 18 | "EVEW" | version 1 | type 17 | view 5 | CRC32C, computed independently of java.util.zip
+        String pinned = "00000012" + "45564557" + "01" + "11" + "0000000000000005" + "bca98710";
+        assertThat(HexFormat.of().formatHex(codec.encode(new Message.Suspect(5))))
+                .isEqualTo(pinned);
+        assertThat(codec.decode(HexFormat.of().parseHex(pinned))).isEqualTo(new Message.Suspect(5));
+    }
+
+    @Test
+    void shouldRefuseEvidenceOfATypeThatMayNotAppearInAViewChange() {
+        byte[] inner = codec.encode(new Message.Suspect(1));
+        Message.ViewChange change = new Message.ViewChange(
+                2, 0, 1, WireMessages.token(3), java.util.List.of(new Message.Prepare(1, 0, WireMessages.token(3))));
+        byte[] frame = codec.encode(change);
+        byte[] prepare = codec.encode(change.evidence().get(0));
+        int at = frame.length - 4 - prepare.length;
+        byte[] swapped = Arrays.copyOf(frame, at - 4 + 4 + inner.length + 4);
+        java.nio.ByteBuffer.wrap(swapped).putInt(at - 4, inner.length);
+        System.arraycopy(inner, 0, swapped, at, inner.length);
+        assertThatThrownBy(() -> codec.decode(Frames.reseal(swapped)))
+                .isInstanceOfSatisfying(
+                        FrameException.class, e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_VALUE))
+                .hasMessageContaining("Suspect may not appear as certificate evidence");
+    }
+
+    @Test
     void shouldEncodeAClientRequestAsItsPinnedBytes() {
         // length 32 | "EVEW" | version 1 | type 1 | client 42 | number 1 | payload length 2 | "hi" | CRC32C
         String pinned = "00000020" + "45564557" + "01" + "01" + "000000000000002a" + "0000000000000001" + "00000002"
@@ -171,7 +197,7 @@ class FrameCodecTest {
 
     @Test
     void shouldRefuseAnUnknownType() {
-        for (int type : new int[] {0, 11, 127, 255}) {
+        for (int type : new int[] {0, 21, 127, 255}) {
             byte[] frame = Frames.reseal(Frames.withByte(codec.encode(new Commit(1, 1)), 9, type));
             assertThat(HostileInput.refusal(codec, frame))
                     .hasMessage("message type " + type + " is not known")

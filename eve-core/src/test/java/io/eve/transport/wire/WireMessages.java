@@ -7,16 +7,26 @@ import io.eve.execution.Token;
 import io.eve.merkle.Digest;
 import io.eve.merkle.StateDelta;
 import io.eve.protocol.Message;
+import io.eve.protocol.Message.Authenticated;
 import io.eve.protocol.Message.BatchToken;
+import io.eve.protocol.Message.ChainTransfer;
 import io.eve.protocol.Message.ClientReply;
 import io.eve.protocol.Message.ClientRequest;
 import io.eve.protocol.Message.Commit;
+import io.eve.protocol.Message.CommitVote;
 import io.eve.protocol.Message.ExecuteBatch;
 import io.eve.protocol.Message.Heartbeat;
 import io.eve.protocol.Message.JoinRequest;
+import io.eve.protocol.Message.NewView;
+import io.eve.protocol.Message.Prepare;
 import io.eve.protocol.Message.Redirect;
 import io.eve.protocol.Message.Rollback;
+import io.eve.protocol.Message.StateRequest;
 import io.eve.protocol.Message.StateTransfer;
+import io.eve.protocol.Message.Suspect;
+import io.eve.protocol.Message.Verify;
+import io.eve.protocol.Message.VerifyResponse;
+import io.eve.protocol.Message.ViewChange;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -56,7 +66,25 @@ final class WireMessages {
                 new Rollback(1, 3, 4, true),
                 new Heartbeat(1, 5),
                 new JoinRequest(2, 4),
-                new StateTransfer(1, 3, token(9), new StateDelta(4, 9, utf8("delta"))));
+                new StateTransfer(1, 3, token(9), new StateDelta(4, 9, utf8("delta"))),
+                new Verify(2, token(6)),
+                new Prepare(2, 3, token(6)),
+                new CommitVote(2, 1, token(6)),
+                new VerifyResponse(3, token(6), true),
+                viewChange(),
+                new NewView(4, 0, List.of(viewChange(), authenticated()), token(6)),
+                new Suspect(2),
+                new StateRequest(3, 4, token(6)),
+                new ChainTransfer(List.of(token(6), token(7)), new StateDelta(4, 7, utf8("delta"))),
+                authenticated());
+    }
+
+    static ViewChange viewChange() {
+        return new ViewChange(4, 2, 1, token(6), List.of(new Prepare(1, 0, token(6)), new CommitVote(1, 1, token(6))));
+    }
+
+    static Authenticated authenticated() {
+        return new Authenticated(3, utf8("frame"), new byte[64]);
     }
 
     static Arbitrary<Message> messages() {
@@ -79,8 +107,58 @@ final class WireMessages {
                 Combinators.combine(Arbitraries.longs(), Arbitraries.longs()).as(Heartbeat::new),
                 Combinators.combine(Arbitraries.longs(), Arbitraries.longs()).as(JoinRequest::new),
                 Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), tokens(), deltas())
-                        .as(StateTransfer::new));
+                        .as(StateTransfer::new),
+                Combinators.combine(Arbitraries.longs(), tokens()).as(Verify::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.integers(), tokens())
+                        .as(Prepare::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.integers(), tokens())
+                        .as(CommitVote::new),
+                Combinators.combine(Arbitraries.longs(), tokens(), Arbitraries.of(true, false))
+                        .as(VerifyResponse::new),
+                viewChanges(),
+                Combinators.combine(
+                                Arbitraries.longs(),
+                                Arbitraries.integers(),
+                                Arbitraries.oneOf(viewChanges(), authenticatedMessages())
+                                        .list()
+                                        .ofMaxSize(4),
+                                tokens())
+                        .as(NewView::new),
+                Arbitraries.longs().map(Suspect::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), tokens())
+                        .as(StateRequest::new),
+                Combinators.combine(tokens().list().ofMinSize(1).ofMaxSize(5), deltas())
+                        .as(ChainTransfer::new),
+                authenticatedMessages());
         return Arbitraries.oneOf(all);
+    }
+
+    static Arbitrary<Message> evidence() {
+        return Arbitraries.oneOf(
+                Combinators.combine(Arbitraries.longs(), Arbitraries.integers(), tokens())
+                        .as(Prepare::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.integers(), tokens())
+                        .as(CommitVote::new));
+    }
+
+    static Arbitrary<Message> viewChanges() {
+        return Combinators.combine(
+                        Arbitraries.longs(),
+                        Arbitraries.integers(),
+                        Arbitraries.longs(),
+                        tokens(),
+                        Arbitraries.oneOf(evidence(), authenticatedMessages())
+                                .list()
+                                .ofMaxSize(4))
+                .as(ViewChange::new);
+    }
+
+    static Arbitrary<Message> authenticatedMessages() {
+        return Combinators.combine(
+                        Arbitraries.integers(),
+                        payloads(),
+                        Arbitraries.integers().between(0, 4).map(n -> new byte[32 * n]))
+                .as(Authenticated::new);
     }
 
     /** Mostly short, sometimes empty, now and then a few kilobytes. */

@@ -6,7 +6,11 @@ import io.eve.protocol.Message;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -20,7 +24,7 @@ final class SimClient {
 
     final int id;
     final long key;
-    private final Simulation sim;
+    private final World sim;
     private final SplittableRandom random;
     private final int[] replicas;
     private final List<byte[]> acknowledged = new ArrayList<>();
@@ -29,14 +33,28 @@ final class SimClient {
     private long outstandingSince;
     private long resendAt;
     private int remainingAfterHeal = -1;
+    private int requiredMatches = 1;
+    private boolean quorum;
+    private final Map<String, Set<Integer>> votes = new HashMap<>();
 
-    SimClient(Simulation sim, int id, long key, int[] replicas, SplittableRandom random) {
+    SimClient(World sim, int id, long key, int[] replicas, SplittableRandom random) {
         this.sim = sim;
         this.id = id;
         this.key = key;
         this.replicas = replicas.clone();
         this.random = random;
         this.target = random.nextInt(replicas.length);
+    }
+
+    /**
+     * Quorum profiles: accept a reply once {@code matches} replicas sent the same one (r + 1), and on a
+     * timeout send the request to every replica instead of the next one.
+     */
+    SimClient quorum(int matches) {
+        this.requiredMatches = matches;
+        this.quorum = true;
+        this.target = 0;
+        return this;
     }
 
     void start() {
@@ -94,7 +112,13 @@ final class SimClient {
 
     private void scheduleCheck() {
         sim.queue().after(CHECK_NANOS, "client " + id + " timer", () -> {
-            if (outstanding != null && sim.now() >= resendAt) {
+            if (outstanding != null && sim.now() >= resendAt && quorum) {
+                sim.log("client " + id + " times out; sends request " + outstanding.requestSeq() + " to all");
+                resendAt = sim.now() + sim.clientTimeoutNanos();
+                for (int replica : replicas) {
+                    sim.network().send(id, replica, new Message.ClientRequest(outstanding));
+                }
+            } else if (outstanding != null && sim.now() >= resendAt) {
                 target = (target + 1) % replicas.length;
                 sim.log("client " + id + " times out; resends request " + outstanding.requestSeq() + " to "
                         + replicas[target]);
@@ -127,7 +151,35 @@ final class SimClient {
         }
     }
 
+    /** Only a reply r + 1 replicas agree on is accepted, and only an accepted reply must be right. */
+    private void onQuorumReply(int from, Reply reply) {
+        if (outstanding == null || reply.clientId() != id || reply.requestSeq() != outstanding.requestSeq()) {
+            return;
+        }
+        String key = (reply.error() ? "error " : "") + text(reply.payload());
+        Set<Integer> senders = votes.computeIfAbsent(key, k -> new HashSet<>());
+        senders.add(from);
+        if (senders.size() < requiredMatches) {
+            return;
+        }
+        long seq = reply.requestSeq();
+        if (reply.error() || !text(reply.payload()).equals(Long.toString(seq))) {
+            sim.fail("client " + id + " accepted a wrong reply to request " + seq + ": " + key + " from " + senders
+                    + ", the sequential model says " + seq);
+            return;
+        }
+        acknowledged.add(reply.payload());
+        sim.log("client " + id + " acknowledged request " + seq + " (from " + senders + ")");
+        outstanding = null;
+        votes.clear();
+        thinkThenSend();
+    }
+
     private void onReply(int from, Reply reply) {
+        if (quorum) {
+            onQuorumReply(from, reply);
+            return;
+        }
         long seq = reply.requestSeq();
         if (reply.clientId() != id || seq < 1 || seq > acknowledged.size() + 1L) {
             sim.fail("client " + id + " got " + reply + " from " + from + " but has sent only "

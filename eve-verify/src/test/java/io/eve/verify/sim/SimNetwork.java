@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
  * message to a crashed replica is lost. Single-threaded; all randomness comes from the run's seed.
  */
 final class SimNetwork {
-    private final Simulation sim;
+    private final World sim;
     private final SplittableRandom random;
     private final Faults faults;
     private final double dropRate;
@@ -26,7 +26,7 @@ final class SimNetwork {
     private long slowUntil;
     private int corruptTokens;
 
-    SimNetwork(Simulation sim, SplittableRandom random, Faults faults) {
+    SimNetwork(World sim, SplittableRandom random, Faults faults) {
         this.sim = sim;
         this.random = random;
         this.faults = faults;

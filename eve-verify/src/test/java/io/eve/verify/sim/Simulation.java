@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  * faults, the stage timings and each replica incarnation's batch seeds; simulated time only; ordered
  * collections wherever something is iterated. Single-threaded.
  */
-final class Simulation {
+final class Simulation implements World {
     static final long MS = 1_000_000L;
     static final int CLIENT_BASE = 100;
     private static final int[] NODES = {0, 1};
@@ -130,7 +130,8 @@ final class Simulation {
 
     // ---- what the parts use ----------------------------------------------------------------------
 
-    long now() {
+    @Override
+    public long now() {
         return queue.now();
     }
 
@@ -138,11 +139,13 @@ final class Simulation {
         return WALL_EPOCH_MILLIS + now() / MS;
     }
 
-    EventQueue queue() {
+    @Override
+    public EventQueue queue() {
         return queue;
     }
 
-    SimNetwork network() {
+    @Override
+    public SimNetwork network() {
         return network;
     }
 
@@ -150,15 +153,18 @@ final class Simulation {
         return invariants;
     }
 
-    long failureTimeoutNanos() {
+    @Override
+    public long failureTimeoutNanos() {
         return FAILURE_TIMEOUT_NANOS;
     }
 
-    long clientTimeoutNanos() {
+    @Override
+    public long clientTimeoutNanos() {
         return CLIENT_TIMEOUT_NANOS;
     }
 
-    boolean isReplica(int id) {
+    @Override
+    public boolean isReplica(int id) {
         return id == NODES[0] || id == NODES[1];
     }
 
@@ -172,11 +178,13 @@ final class Simulation {
         return stageRandom.nextLong(20_000L);
     }
 
-    void log(String line) {
+    @Override
+    public void log(String line) {
         log.add(now(), line);
     }
 
-    void fail(String what) {
+    @Override
+    public void fail(String what) {
         fail(what, null);
     }
 
@@ -187,7 +195,8 @@ final class Simulation {
         }
     }
 
-    void deliver(int from, int to, Message message) {
+    @Override
+    public void deliver(int from, int to, Message message) {
         if (isReplica(to)) {
             SimReplica replica = replicas[to];
             if (replica == null || !replica.alive()) {
@@ -200,7 +209,8 @@ final class Simulation {
         }
     }
 
-    void onCorruptedToken() {
+    @Override
+    public void onCorruptedToken() {
         lastCorruptionAt = now();
     }
 

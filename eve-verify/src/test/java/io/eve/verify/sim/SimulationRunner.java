@@ -8,7 +8,8 @@ import java.util.List;
  * printing each failing seed and a summary, or one seed with its full event log.
  *
  * <pre>
- *   --profile reliable|lossy|fast-restart|unordered   (default reliable)
+ *   --profile reliable|lossy|fast-restart|unordered   primary-backup (default reliable)
+ *             crash|crash-lossy|bft|bft-lossy            the quorum protocol
  *   --seeds N        how many seeds, from --first (default 1) on
  *   --first S        the first seed
  *   --seed S         run only seed S and print every event
@@ -31,8 +32,16 @@ public final class SimulationRunner {
     /** Runs one seed; a broken invariant throws {@link SimulationFailure}. */
     static Simulation.Outcome runSeed(String profile, long seed, long faultMillis, boolean verbose) {
         quietProtocolLogs();
-        return new Simulation(seed, profile, new Simulation.Settings(faultMillis * Simulation.MS, CLIENTS, verbose))
-                .run();
+        Simulation.Settings settings = new Simulation.Settings(faultMillis * Simulation.MS, CLIENTS, verbose);
+        if (isQuorumProfile(profile)) {
+            return new QuorumSimulation(seed, profile, settings).run();
+        }
+        return new Simulation(seed, profile, settings).run();
+    }
+
+    /** The quorum protocol's profiles (Eve §6.1): crash (u = 1, r = 0) and bft (u = r = 1), each also lossy. */
+    static boolean isQuorumProfile(String profile) {
+        return List.of("crash", "crash-lossy", "bft", "bft-lossy").contains(profile);
     }
 
     /** Rollbacks and takeovers are logged at WARN; hundreds of runs would drown the report in them. */
@@ -60,7 +69,9 @@ public final class SimulationRunner {
             }
             i++;
         }
-        Faults.named(profile);
+        if (!isQuorumProfile(profile)) {
+            Faults.named(profile);
+        }
         if (single != null) {
             replay(profile, single, faultMillis);
             return;

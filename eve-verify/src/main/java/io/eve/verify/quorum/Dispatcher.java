@@ -1,0 +1,113 @@
+package io.eve.verify.quorum;
+
+import io.eve.Request;
+import io.eve.batch.Batch;
+import io.eve.batch.Batcher;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * The execution primary's side of an {@link ExecutionReplica} (Eve §4.1): batches client requests,
+ * numbers them, keeps at most {@code pipelineDepth} batches in flight until they commit, and marks the
+ * first batch of its view sequential (Eve §6.1). Part of the replica's state machine; not thread-safe.
+ */
+final class Dispatcher {
+    private final QuorumConfig config;
+    private final Batcher batcher;
+    private final Consumer<Dispatched> send;
+    private final NavigableMap<Long, Dispatched> inFlight = new TreeMap<>();
+    private final Deque<Batch> waiting = new ArrayDeque<>();
+    private final Set<String> batched = new HashSet<>();
+    private boolean sequentialNext;
+
+    /** A batch sent to the execution replicas and not yet committed. */
+    record Dispatched(Batch batch, boolean sequential) {}
+
+    Dispatcher(QuorumConfig config, LongSupplier seeds, Consumer<Dispatched> send) {
+        this.config = config;
+        this.send = send;
+        this.batcher = new Batcher(config.maxBatchSize(), config.maxBatchDelayNanos(), 1, seeds);
+    }
+
+    /** This replica becomes the primary of a view that starts after batch {@code startSeq}. */
+    void lead(long startSeq, List<Request> orphans, long now, long wallMillis) {
+        inFlight.clear();
+        waiting.clear();
+        batched.clear();
+        batcher.drain();
+        batcher.resumeAfter(startSeq);
+        sequentialNext = true;
+        for (Request request : orphans) {
+            offer(request, now, wallMillis);
+        }
+        batcher.onIdle(wallMillis).ifPresent(this::enqueue);
+    }
+
+    /** This replica is no longer the primary. */
+    void stepDown() {
+        inFlight.clear();
+        waiting.clear();
+        batched.clear();
+        batcher.drain();
+    }
+
+    void offer(Request request, long now, long wallMillis) {
+        if (!batched.add(key(request))) {
+            return;
+        }
+        batcher.offer(request, now, wallMillis).ifPresent(this::enqueue);
+        if (inFlight.isEmpty() && waiting.isEmpty()) {
+            batcher.onIdle(wallMillis).ifPresent(this::enqueue);
+        }
+    }
+
+    void onTick(long now, long wallMillis) {
+        batcher.onTick(now, wallMillis).ifPresent(this::enqueue);
+    }
+
+    /** Batches up to {@code seq} committed: make room in the pipeline. */
+    void onCommitted(long seq, long wallMillis) {
+        NavigableMap<Long, Dispatched> done = inFlight.headMap(seq, true);
+        for (Dispatched dispatched : done.values()) {
+            for (Request request : dispatched.batch().requests()) {
+                batched.remove(key(request));
+            }
+        }
+        done.clear();
+        dispatchWaiting(wallMillis);
+    }
+
+    /** The batches in flight, for retransmission. */
+    Iterable<Dispatched> inFlight() {
+        return inFlight.values();
+    }
+
+    private void enqueue(Batch batch) {
+        waiting.add(batch);
+        dispatchWaiting(Long.MIN_VALUE);
+    }
+
+    private void dispatchWaiting(long wallMillis) {
+        while (!waiting.isEmpty() && inFlight.size() < config.pipelineDepth()) {
+            Batch batch = waiting.poll();
+            Dispatched dispatched = new Dispatched(batch, sequentialNext);
+            sequentialNext = false;
+            inFlight.put(batch.seq(), dispatched);
+            send.accept(dispatched);
+        }
+        if (inFlight.isEmpty() && wallMillis != Long.MIN_VALUE) {
+            batcher.onIdle(wallMillis).ifPresent(this::enqueue);
+        }
+    }
+
+    static String key(Request request) {
+        return request.clientId() + ":" + request.requestSeq();
+    }
+}

@@ -1,0 +1,59 @@
+package io.eve.verify.quorum;
+
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.CommitVote;
+import io.eve.protocol.Message.Prepare;
+import io.eve.protocol.Message.ViewChange;
+
+/**
+ * How a verifier keeps messages it may forward as proof ({@link Prepare}, {@link CommitVote} in a
+ * certificate, {@link ViewChange} in a new view) and how it opens the ones others forward. Without
+ * authenticators (r = 0) a message is its own evidence and names its sender; with them (r >= 1) the
+ * evidence is the {@link Message.Authenticated} envelope with the original sender's tags, so every
+ * receiver checks its own tag (Eve §3, docs/quorum.md "Authenticators").
+ */
+public interface Evidence {
+
+    /** A message with the process that vouches for it. */
+    record Opened(int origin, Message message) {}
+
+    /** The evidence form of a message this verifier sends itself. */
+    Message seal(Message own);
+
+    /** The message inside {@code evidence} and its origin, or {@code null} if it does not check out here. */
+    Opened open(Message evidence);
+
+    /** No authenticators: a message names its sender in its {@code verifier} field (crash faults only). */
+    Evidence PLAIN = new Evidence() {
+        @Override
+        public Message seal(Message own) {
+            return own;
+        }
+
+        @Override
+        public Opened open(Message evidence) {
+            if (evidence instanceof Prepare prepare) {
+                return new Opened(prepare.verifier(), prepare);
+            } else if (evidence instanceof CommitVote vote) {
+                return new Opened(vote.verifier(), vote);
+            } else if (evidence instanceof ViewChange change) {
+                return new Opened(change.verifier(), change);
+            }
+            return null;
+        }
+    };
+
+    /** The verifier a message names as its sender, or -1 for a message that names none. */
+    static int namedSender(Message message) {
+        if (message instanceof Prepare prepare) {
+            return prepare.verifier();
+        } else if (message instanceof CommitVote vote) {
+            return vote.verifier();
+        } else if (message instanceof ViewChange change) {
+            return change.verifier();
+        } else if (message instanceof Message.NewView newView) {
+            return newView.verifier();
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,138 @@
+package io.eve.verify.quorum;
+
+import io.eve.execution.Token;
+import io.eve.merkle.Digest;
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.CommitVote;
+import io.eve.protocol.Message.NewView;
+import io.eve.protocol.Message.Prepare;
+import io.eve.protocol.Message.ViewChange;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The view-change rules of Eve §6.1 (docs/quorum.md, "View change") as pure functions, so that the
+ * leader that builds a {@link NewView} and every verifier that checks one compute the same thing:
+ * which certificates are valid, and which start point a set of {@link ViewChange} messages chooses.
+ */
+final class ViewChanges {
+    /** The start point "batch 0": the initial state, which every replica holds without agreement. */
+    static final Token ORIGIN = Token.of(0, Digest.ZERO, Digest.ZERO, Digest.ZERO);
+
+    /**
+     * The certificate view of a {@code ViewChange} from a verifier that restarted without its state: it
+     * asks for a view change but knows nothing, so it never counts towards the {@code nV - u}.
+     */
+    static final long RECOVERING = -2;
+
+    private final QuorumConfig config;
+    private final Evidence evidence;
+
+    ViewChanges(QuorumConfig config, Evidence evidence) {
+        this.config = config;
+        this.evidence = evidence;
+    }
+
+    /** A view change with the certificate it carries (null: none). */
+    record Checked(int origin, ViewChange change, Certificate certificate) {}
+
+    /**
+     * The view change inside {@code form} if it checks out: sent by a verifier, and carrying no
+     * certificate or a valid one; otherwise {@code null}.
+     */
+    Checked check(Message form) {
+        Evidence.Opened opened = evidence.open(form);
+        if (opened == null
+                || !(opened.message() instanceof ViewChange change)
+                || change.verifier() != opened.origin()
+                || !config.isVerifier(opened.origin())) {
+            return null;
+        }
+        if (change.certificate().seq() == 0) {
+            return change.evidence().isEmpty() ? new Checked(opened.origin(), change, null) : null;
+        }
+        if (change.certificateView() < 0 || change.certificateView() >= change.newView()) {
+            return null;
+        }
+        Certificate certificate = new Certificate(change.certificateView(), change.certificate(), change.evidence());
+        return isValid(certificate) ? new Checked(opened.origin(), change, certificate) : null;
+    }
+
+    static boolean isRecovering(ViewChange change) {
+        return change.certificateView() == RECOVERING;
+    }
+
+    /** Eve §6.1: {@code nV - u} distinct verifiers vouch for the token in that view. */
+    boolean isValid(Certificate certificate) {
+        Set<Integer> vouching = new HashSet<>();
+        for (Message form : certificate.evidence()) {
+            Evidence.Opened opened = evidence.open(form);
+            if (opened != null && config.isVerifier(opened.origin()) && supports(opened, certificate)) {
+                vouching.add(opened.origin());
+            }
+        }
+        return vouching.size() >= config.agreementQuorum();
+    }
+
+    private static boolean supports(Evidence.Opened opened, Certificate certificate) {
+        if (opened.message() instanceof Prepare prepare) {
+            return prepare.verifier() == opened.origin()
+                    && prepare.view() == certificate.view()
+                    && prepare.token().matches(certificate.token());
+        }
+        if (opened.message() instanceof CommitVote vote) {
+            return vote.verifier() == opened.origin()
+                    && vote.view() == certificate.view()
+                    && vote.token().matches(certificate.token());
+        }
+        return false;
+    }
+
+    /**
+     * The view changes for {@code view} in {@code forms} that check out, one per verifier (the first),
+     * in the order given.
+     */
+    List<Checked> checkAll(List<Message> forms, long view) {
+        Map<Integer, Checked> byOrigin = new TreeMap<>();
+        for (Message form : forms) {
+            Checked checked = check(form);
+            if (checked != null && checked.change().newView() == view && !isRecovering(checked.change())) {
+                byOrigin.putIfAbsent(checked.origin(), checked);
+            }
+        }
+        return new ArrayList<>(byOrigin.values());
+    }
+
+    /**
+     * Eve §6.1 and docs/quorum.md: the new view starts from the certificate of the latest view, the highest
+     * batch among those (then by digest, though two valid certificates for one batch and view always hold
+     * the same token); with no certificate, from the initial state.
+     */
+    static Certificate choose(List<Checked> changes) {
+        Certificate best = null;
+        for (Checked checked : changes) {
+            Certificate candidate = checked.certificate();
+            if (candidate != null
+                    && (candidate.isAbove(best)
+                            || (best != null
+                                    && candidate.seq() == best.seq()
+                                    && candidate.view() == best.view()
+                                    && candidate
+                                                    .token()
+                                                    .digest()
+                                                    .compareTo(best.token().digest())
+                                            > 0))) {
+                best = candidate;
+            }
+        }
+        return best;
+    }
+
+    static Token startOf(Certificate chosen) {
+        return chosen == null ? ORIGIN : chosen.token();
+    }
+}

@@ -1,0 +1,163 @@
+package io.eve.verify.quorum;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eve.Reply;
+import io.eve.Request;
+import io.eve.batch.Batch;
+import io.eve.execution.Executed;
+import io.eve.execution.Token;
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.ChainTransfer;
+import io.eve.protocol.Message.ClientRequest;
+import io.eve.protocol.Message.ExecuteBatch;
+import io.eve.protocol.Message.StateRequest;
+import io.eve.protocol.Message.Verify;
+import io.eve.protocol.Message.VerifyResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class ExecutionReplicaTest {
+    static final long MS = 1_000_000L;
+    final List<String> stage = new ArrayList<>();
+    final List<VerifierTest.Sent> sent = new ArrayList<>();
+    final List<Reply> released = new ArrayList<>();
+
+    final class Recording implements ExecutionActions {
+        @Override
+        public void send(int to, Message message) {
+            sent.add(new VerifierTest.Sent(to, message));
+        }
+
+        @Override
+        public void execute(long epoch, Batch batch, boolean sequential) {
+            stage.add("execute " + batch.seq() + (sequential ? " sequentially" : ""));
+        }
+
+        @Override
+        public void rollbackTo(long seq) {
+            stage.add("rollbackTo " + seq);
+        }
+
+        @Override
+        public void markStable(long seq) {
+            stage.add("markStable " + seq);
+        }
+
+        @Override
+        public void serveTransfer(int to, long baseSeq, Token agreed) {
+            stage.add("serve " + to + " from " + baseSeq);
+        }
+
+        @Override
+        public void apply(ChainTransfer transfer) {
+            stage.add("apply " + transfer.chain().size());
+        }
+
+        @Override
+        public void replyFromState(long clientId, long requestSeq) {}
+
+        @Override
+        public void release(Reply reply) {
+            released.add(reply);
+        }
+    }
+
+    ExecutionReplica replica(int self, boolean bft) {
+        QuorumConfig config =
+                bft ? QuorumConfig.bft(new int[] {0, 1, 2, 3}, self) : QuorumConfig.crash(new int[] {0, 1, 2}, self);
+        ExecutionReplica replica = new ExecutionReplica(config.withBatching(2, 1, 0), new Recording(), false, () -> 7L);
+        replica.start(0);
+        return replica;
+    }
+
+    static Request request(long client, long seq) {
+        return new Request(client, seq, "add".getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Executed executed(Batch batch, Token token) {
+        return new Executed(batch, token, List.of(Reply.of(batch.requests().get(0), new byte[] {1})), 1, false);
+    }
+
+    <T extends Message> List<T> sentOf(Class<T> type) {
+        return sent.stream()
+                .map(VerifierTest.Sent::message)
+                .filter(type::isInstance)
+                .map(type::cast)
+                .toList();
+    }
+
+    @Test
+    void shouldBatchAsPrimaryAndSendTheBatchToEveryExecutionReplica() {
+        ExecutionReplica primary = replica(0, false);
+        primary.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
+        assertThat(sentOf(ExecuteBatch.class)).hasSize(2);
+        assertThat(sent).extracting(VerifierTest.Sent::to).containsExactly(1, 2);
+        assertThat(stage).containsExactly("execute 1");
+    }
+
+    @Test
+    void shouldForwardAClientRequestToThePrimaryAsABackup() {
+        ExecutionReplica backup = replica(1, false);
+        backup.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
+        assertThat(sent).containsExactly(new VerifierTest.Sent(0, new ClientRequest(request(100, 1))));
+    }
+
+    @Test
+    void shouldCommitOnRPlusOneMatchingResponsesForItsOwnToken() {
+        ExecutionReplica backup = replica(1, true);
+        Batch batch = new Batch(1, 5, 7, List.of(request(100, 1)));
+        backup.onMessage(0, new ExecuteBatch(0, 0, batch, false), MS, 5);
+        Token mine = VerifierTest.token(1, 1, null);
+        backup.onExecuted(0, executed(batch, mine), 5);
+        assertThat(sentOf(Verify.class)).hasSize(4);
+        backup.onMessage(0, new VerifyResponse(0, mine, false), 2 * MS, 5);
+        assertThat(released).as("one response is not r + 1 = 2").isEmpty();
+        backup.onMessage(0, new VerifyResponse(0, mine, false), 2 * MS, 5);
+        assertThat(released).as("the same verifier twice counts once").isEmpty();
+        backup.onMessage(3, new VerifyResponse(0, mine, false), 2 * MS, 5);
+        assertThat(released).hasSize(1);
+        assertThat(stage).containsExactly("execute 1", "markStable 1");
+        assertThat(backup.committed()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldFetchTheAgreedStateWhenItsOwnTokenDiffers() {
+        ExecutionReplica backup = replica(1, false);
+        Batch batch = new Batch(1, 5, 7, List.of(request(100, 1)));
+        backup.onMessage(0, new ExecuteBatch(0, 0, batch, false), MS, 5);
+        backup.onExecuted(0, executed(batch, VerifierTest.token(1, 66, null)), 5);
+        Token agreed = VerifierTest.token(1, 1, null);
+        backup.onMessage(0, new VerifyResponse(0, agreed, false), 2 * MS, 5);
+        assertThat(backup.transferring()).isTrue();
+        assertThat(released).isEmpty();
+        assertThat(sentOf(StateRequest.class)).containsExactly(new StateRequest(0, 0, agreed));
+    }
+
+    @Test
+    void shouldRollBackToTheStartOfAHigherViewAndLeadItSequentially() {
+        ExecutionReplica replica = replica(1, false);
+        Batch first = new Batch(1, 5, 7, List.of(request(100, 1)));
+        Batch second = new Batch(2, 5, 7, List.of(request(101, 1)));
+        replica.onMessage(0, new ExecuteBatch(0, 0, first, false), MS, 5);
+        replica.onMessage(0, new ExecuteBatch(0, 0, second, false), MS, 5);
+        Token one = VerifierTest.token(1, 1, null);
+        replica.onExecuted(0, executed(first, one), 5);
+        replica.onExecuted(0, executed(second, VerifierTest.token(2, 2, one)), 5);
+        replica.onMessage(2, new VerifyResponse(1, one, true), 2 * MS, 5);
+        assertThat(replica.view()).isEqualTo(1);
+        assertThat(replica.isPrimary()).isTrue();
+        assertThat(stage)
+                .containsExactly("execute 1", "execute 2", "rollbackTo 1", "markStable 1", "execute 2 sequentially");
+        assertThat(released).hasSize(1);
+        assertThat(sentOf(ExecuteBatch.class))
+                .as("the new primary batches the rolled-back request again, sequentially")
+                .allMatch(b ->
+                        b.view() == 1 && b.sequential() && b.batch().requests().equals(second.requests()));
+    }
+}

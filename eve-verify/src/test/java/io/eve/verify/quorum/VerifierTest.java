@@ -1,0 +1,191 @@
+package io.eve.verify.quorum;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eve.execution.Token;
+import io.eve.merkle.Digest;
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.CommitVote;
+import io.eve.protocol.Message.NewView;
+import io.eve.protocol.Message.Prepare;
+import io.eve.protocol.Message.Verify;
+import io.eve.protocol.Message.VerifyResponse;
+import io.eve.protocol.Message.ViewChange;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class VerifierTest {
+    static final long MS = 1_000_000L;
+
+    record Sent(int to, Message message) {}
+
+    final List<Sent> sent = new ArrayList<>();
+
+    static Digest digest(int fill) {
+        byte[] bytes = new byte[Digest.LENGTH];
+        java.util.Arrays.fill(bytes, (byte) fill);
+        return Digest.of(bytes);
+    }
+
+    static Token token(long seq, int state, Token previous) {
+        return Token.of(seq, digest(state), digest(0), previous == null ? digest(99) : previous.digest());
+    }
+
+    Verifier crash(int self) {
+        Verifier verifier = new Verifier(
+                QuorumConfig.crash(new int[] {0, 1, 2}, self),
+                (to, m) -> sent.add(new Sent(to, m)),
+                Evidence.PLAIN,
+                false);
+        verifier.start(0);
+        return verifier;
+    }
+
+    Verifier bft(int self) {
+        Verifier verifier = new Verifier(
+                QuorumConfig.bft(new int[] {0, 1, 2, 3}, self),
+                (to, m) -> sent.add(new Sent(to, m)),
+                Evidence.PLAIN,
+                false);
+        verifier.start(0);
+        return verifier;
+    }
+
+    <T extends Message> List<T> sentOf(Class<T> type) {
+        return sent.stream()
+                .map(Sent::message)
+                .filter(type::isInstance)
+                .map(type::cast)
+                .toList();
+    }
+
+    /** Drives {@code verifier} to commit {@code token} in view 0 with the crash profile's quorums. */
+    void commit(Verifier verifier, Token token) {
+        verifier.onMessage(1, new Verify(0, token), MS);
+        verifier.onMessage(2, new Verify(0, token), MS);
+        verifier.onMessage(1, new Prepare(0, 1, token), MS);
+        verifier.onMessage(1, new CommitVote(0, 1, token), MS);
+    }
+
+    @Test
+    void shouldPrePrepareOnMaxURPlusOneMatchingVerifies() {
+        Verifier verifier = crash(0);
+        Token first = token(1, 1, null);
+        verifier.onMessage(1, new Verify(0, first), MS);
+        assertThat(sentOf(Prepare.class)).isEmpty();
+        verifier.onMessage(2, new Verify(0, first), MS);
+        assertThat(sentOf(Prepare.class)).containsExactly(new Prepare(0, 0, first), new Prepare(0, 0, first));
+        assertThat(sent).extracting(Sent::to).containsExactly(1, 2);
+    }
+
+    @Test
+    void shouldBePreparedAndCommitAtNvMinusU() {
+        Verifier verifier = bft(0);
+        Token first = token(1, 1, null);
+        verifier.onMessage(1, new Verify(0, first), MS);
+        verifier.onMessage(2, new Verify(0, first), MS);
+        verifier.onMessage(1, new Prepare(0, 1, first), MS);
+        assertThat(sentOf(CommitVote.class)).as("2 of the 3 prepares bft needs").isEmpty();
+        verifier.onMessage(2, new Prepare(0, 2, first), MS);
+        assertThat(sentOf(CommitVote.class)).hasSize(3);
+        verifier.onMessage(3, new CommitVote(0, 3, first), MS);
+        assertThat(verifier.committedSeq()).isZero();
+        verifier.onMessage(2, new CommitVote(0, 2, first), MS);
+        assertThat(verifier.committedSeq()).isEqualTo(1);
+        assertThat(sent.stream()
+                        .filter(s -> s.message() instanceof VerifyResponse)
+                        .map(Sent::to))
+                .containsExactly(0, 1, 2);
+        assertThat(sentOf(VerifyResponse.class)).allMatch(r -> r.token().equals(first) && !r.sequential());
+    }
+
+    @Test
+    void shouldAcceptOnlyVerifiesThatChainToTheCommittedToken() {
+        Verifier verifier = crash(0);
+        Token first = token(1, 1, null);
+        commit(verifier, first);
+        sent.clear();
+        Token forged = token(2, 2, token(1, 7, null));
+        verifier.onMessage(1, new Verify(0, forged), 2 * MS);
+        verifier.onMessage(2, new Verify(0, forged), 2 * MS);
+        assertThat(sentOf(Prepare.class)).isEmpty();
+        Token chained = token(2, 2, first);
+        verifier.onMessage(0, new Verify(0, chained), 2 * MS);
+        assertThat(sentOf(Prepare.class)).isEmpty();
+        assertThat(verifier.changingView())
+                .as("three tokens arrived and no two chain and match: a new view")
+                .isTrue();
+    }
+
+    @Test
+    void shouldCountOneVerifyPerReplicaAndIgnoreForgedOnes() {
+        Verifier verifier = bft(3);
+        Token first = token(1, 1, null);
+        verifier.onMessage(1, new Verify(0, first), MS);
+        verifier.onMessage(1, new Verify(0, first), MS);
+        verifier.onMessage(3, new Verify(0, first), MS); // process 3 hosts no execution replica
+        Token badDigest = new Token(1, first.stateRoot(), first.replyDigest(), first.previous(), digest(5));
+        verifier.onMessage(2, new Verify(0, badDigest), MS);
+        verifier.onMessage(0, new Prepare(0, 1, first), MS); // names another sender
+        assertThat(sentOf(Prepare.class)).isEmpty();
+        assertThat(verifier.ignored()).isEqualTo(4);
+        verifier.onMessage(2, new Verify(0, first), MS);
+        assertThat(sentOf(Prepare.class)).hasSize(3);
+    }
+
+    @Test
+    void shouldChangeViewWhenAgreementStallsForTheViewTimeout() {
+        Verifier verifier = crash(1);
+        verifier.onMessage(0, new Verify(0, token(1, 1, null)), MS);
+        verifier.onTick(400 * MS);
+        assertThat(sentOf(ViewChange.class)).isEmpty();
+        verifier.onTick(502 * MS);
+        assertThat(sentOf(ViewChange.class))
+                .isNotEmpty()
+                .allMatch(
+                        change -> change.newView() == 1 && change.certificate().seq() == 0);
+    }
+
+    @Test
+    void shouldStartTheNewViewFromTheBestCertificateAndRefuseABadChoice() {
+        Verifier leader = crash(1);
+        Token first = token(1, 1, null);
+        commit(leader, first); // commits 1 with a certificate of 2 commit votes
+        leader.onTick(MS);
+        Verifier other = crash(2);
+        commit(other, first);
+        List<Message> proof = List.of(new CommitVote(0, 1, first), new CommitVote(0, 2, first));
+        ViewChange withCertificate = new ViewChange(1, 2, 0, first, proof);
+        ViewChange without = new ViewChange(1, 0, -1, ViewChanges.ORIGIN, List.of());
+        Verifier follower = crash(0);
+        follower.onMessage(1, new NewView(1, 1, List.of(withCertificate, without), ViewChanges.ORIGIN), 3 * MS);
+        assertThat(follower.rejectedNewViews()).isEqualTo(1);
+        assertThat(follower.view()).isZero();
+        sent.clear();
+        follower.onMessage(1, new NewView(1, 1, List.of(withCertificate, without), first), 4 * MS);
+        assertThat(follower.view()).isEqualTo(1);
+        assertThat(follower.committedSeq()).isEqualTo(1);
+        assertThat(sentOf(Prepare.class))
+                .as("the start is prepared again in the new view")
+                .contains(new Prepare(1, 0, first));
+        assertThat(sentOf(VerifyResponse.class))
+                .as("no rollback before nV - u prepared the start")
+                .isEmpty();
+        follower.onMessage(2, new Prepare(1, 2, first), 5 * MS);
+        assertThat(sentOf(VerifyResponse.class)).hasSize(3).allMatch(r -> r.view() == 1 && r.sequential());
+    }
+
+    @Test
+    void shouldRefuseACertificateWithTooFewDistinctVouchers() {
+        Token first = token(1, 1, null);
+        ViewChange thin = new ViewChange(1, 2, 0, first, List.of(new Prepare(0, 1, first), new Prepare(0, 1, first)));
+        ViewChanges rules = new ViewChanges(QuorumConfig.crash(new int[] {0, 1, 2}, 0), Evidence.PLAIN);
+        assertThat(rules.check(thin)).isNull();
+        ViewChange thick = new ViewChange(1, 2, 0, first, List.of(new Prepare(0, 1, first), new Prepare(0, 2, first)));
+        assertThat(rules.check(thick).certificate().token()).isEqualTo(first);
+    }
+}

@@ -1,0 +1,377 @@
+package io.eve.verify.sim;
+
+import io.eve.Reply;
+import io.eve.batch.Batch;
+import io.eve.execution.Executed;
+import io.eve.execution.ExecutionStage;
+import io.eve.execution.Token;
+import io.eve.merkle.ApplyResult;
+import io.eve.merkle.Digest;
+import io.eve.merkle.StateDelta;
+import io.eve.mixer.conflict.KeyConflictMixer;
+import io.eve.protocol.Message;
+import io.eve.verify.quorum.Evidence;
+import io.eve.verify.quorum.ExecutionActions;
+import io.eve.verify.quorum.ExecutionReplica;
+import io.eve.verify.quorum.QuorumConfig;
+import io.eve.verify.quorum.Verifier;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+
+/**
+ * One incarnation of a quorum process: a real {@link ExecutionReplica} with a real {@link ExecutionStage}
+ * (operations take simulated time and run one after another, as on the runtime's stage thread) and/or a
+ * real {@link Verifier}. A Byzantine process runs the same machines but lies on the way out, as its
+ * {@link Byzantine} behaviour says. A crash ends the incarnation; a restart builds a new one.
+ */
+final class QuorumSimProcess {
+    private static final long TICK_NANOS = 5_000_000L;
+
+    /** How a Byzantine process lies; a correct process has none of these. */
+    enum Byzantine {
+        NONE,
+        WRONG_TOKENS,
+        WRONG_REPLIES,
+        EQUIVOCATING_PRIMARY,
+        EQUIVOCATING_VERIFIER
+    }
+
+    final int id;
+    final int incarnation;
+    final SimCounter app = new SimCounter();
+    final ExecutionStage stage;
+    final ExecutionReplica replica;
+    final Verifier verifier;
+    final Byzantine byzantine;
+    private final QuorumSimulation sim;
+    private final QuorumConfig config;
+    private final Deque<Runnable> operations = new ArrayDeque<>();
+    private final Deque<String> operationNames = new ArrayDeque<>();
+    private final Deque<Long> operationNanos = new ArrayDeque<>();
+    private final NavigableMap<Long, Executed> executions = new TreeMap<>();
+    private boolean stageBusy;
+    private boolean alive = true;
+    private long protocolStable;
+
+    QuorumSimProcess(
+            QuorumSimulation sim,
+            QuorumConfig config,
+            int incarnation,
+            boolean restarted,
+            Byzantine byzantine,
+            LongSupplier seeds) {
+        this.sim = sim;
+        this.config = config;
+        this.id = config.self();
+        this.incarnation = incarnation;
+        this.byzantine = byzantine;
+        this.stage = config.hostsExecution()
+                ? new ExecutionStage(app, KeyConflictMixer.unbounded(), new InlineExecutor())
+                : null;
+        this.replica = config.hostsExecution() ? new ExecutionReplica(config, new Bindings(), restarted, seeds) : null;
+        this.verifier = config.hostsVerifier() ? new Verifier(config, this::send, Evidence.PLAIN, restarted) : null;
+    }
+
+    String name() {
+        return "process " + id + "#" + incarnation;
+    }
+
+    boolean correct() {
+        return byzantine == Byzantine.NONE;
+    }
+
+    void start() {
+        if (replica != null) {
+            replica.start(sim.now());
+        }
+        if (verifier != null) {
+            verifier.start(sim.now());
+        }
+        scheduleTick();
+    }
+
+    private void scheduleTick() {
+        sim.queue().after(TICK_NANOS, name() + " tick", () -> {
+            if (alive) {
+                if (replica != null) {
+                    replica.onTick(sim.now(), sim.wallMillis());
+                }
+                if (verifier != null) {
+                    verifier.onTick(sim.now());
+                }
+                scheduleTick();
+            }
+        });
+    }
+
+    void crash() {
+        alive = false;
+        operations.clear();
+    }
+
+    boolean alive() {
+        return alive;
+    }
+
+    boolean stageIdle() {
+        return !stageBusy && operations.isEmpty();
+    }
+
+    void onMessage(int from, Message message) {
+        if (!alive) {
+            return;
+        }
+        if (isForVerifier(message)) {
+            if (verifier != null) {
+                verifier.onMessage(from, message, sim.now());
+            }
+        } else if (replica != null) {
+            replica.onMessage(from, message, sim.now(), sim.wallMillis());
+        }
+    }
+
+    static boolean isForVerifier(Message message) {
+        return message instanceof Message.Verify
+                || message instanceof Message.Prepare
+                || message instanceof Message.CommitVote
+                || message instanceof Message.ViewChange
+                || message instanceof Message.NewView
+                || message instanceof Message.Suspect;
+    }
+
+    /** The execution, still held, whose replies include {@code reply}'s request, at or below {@code atMost}. */
+    Executed executionAnswering(Reply reply, long atMost) {
+        for (Executed executed :
+                executions.headMap(atMost, true).descendingMap().values()) {
+            for (Reply candidate : executed.replies()) {
+                if (candidate.clientId() == reply.clientId() && candidate.requestSeq() == reply.requestSeq()) {
+                    return executed;
+                }
+            }
+        }
+        return null;
+    }
+
+    long protocolStable() {
+        return protocolStable;
+    }
+
+    // ---- the way out, where a Byzantine process lies ------------------------------------------------
+
+    private void send(int to, Message message) {
+        if (correct() && message instanceof Message.VerifyResponse response) {
+            sim.onVerifierCommit(this, response.token());
+        }
+        sim.network().send(id, to, lie(to, message));
+    }
+
+    private Message lie(int to, Message message) {
+        switch (byzantine) {
+            case WRONG_TOKENS:
+                if (message instanceof Message.Verify verify) {
+                    return new Message.Verify(verify.view(), wrong(verify.token()));
+                }
+                return message;
+            case WRONG_REPLIES:
+                if (message instanceof Message.ClientReply reply) {
+                    Reply real = reply.reply();
+                    return new Message.ClientReply(new Reply(
+                            real.clientId(), real.requestSeq(), false, "999999".getBytes(StandardCharsets.UTF_8)));
+                }
+                return message;
+            case EQUIVOCATING_PRIMARY:
+                if (message instanceof Message.ExecuteBatch execute
+                        && to % 2 == 1
+                        && execute.batch().size() > 1) {
+                    Batch batch = execute.batch();
+                    Batch other = new Batch(
+                            batch.seq(),
+                            batch.timestampMillis(),
+                            batch.seed(),
+                            batch.requests().subList(0, batch.size() - 1));
+                    return new Message.ExecuteBatch(execute.view(), execute.epoch(), other, execute.sequential());
+                }
+                return message;
+            case EQUIVOCATING_VERIFIER:
+                if (to % 2 == 0) {
+                    return message;
+                }
+                if (message instanceof Message.Prepare prepare) {
+                    return new Message.Prepare(prepare.view(), prepare.verifier(), wrong(prepare.token()));
+                } else if (message instanceof Message.CommitVote vote) {
+                    return new Message.CommitVote(vote.view(), vote.verifier(), wrong(vote.token()));
+                } else if (message instanceof Message.VerifyResponse response) {
+                    return new Message.VerifyResponse(response.view(), wrong(response.token()), response.sequential());
+                }
+                return message;
+            default:
+                return message;
+        }
+    }
+
+    private static Token wrong(Token token) {
+        return Token.of(token.seq(), token.stateRoot(), token.replyDigest(), Digest.ZERO);
+    }
+
+    // ---- the simulated stage -----------------------------------------------------------------------
+
+    private void enqueue(String what, long nanos, Runnable work) {
+        operations.add(work);
+        operationNames.add(what);
+        operationNanos.add(nanos);
+        if (!stageBusy) {
+            runNext();
+        }
+    }
+
+    private void runNext() {
+        Runnable next = operations.poll();
+        if (next == null) {
+            stageBusy = false;
+            return;
+        }
+        String what = operationNames.poll();
+        long nanos = operationNanos.poll();
+        stageBusy = true;
+        sim.queue().after(nanos, name() + " stage " + what, () -> {
+            if (!alive) {
+                return;
+            }
+            try {
+                next.run();
+            } catch (RuntimeException e) {
+                sim.fail(name() + ": the execution stage failed on " + what + ": " + e, e);
+                return;
+            }
+            runNext();
+        });
+    }
+
+    private void notifyMachine(String what, Runnable notification) {
+        sim.queue().after(sim.protocolHopNanos(), name() + " " + what, () -> {
+            if (alive) {
+                notification.run();
+            }
+        });
+    }
+
+    private final class Bindings implements ExecutionActions {
+        @Override
+        public void send(int to, Message message) {
+            QuorumSimProcess.this.send(to, message);
+        }
+
+        @Override
+        public void execute(long epoch, Batch batch, boolean sequential) {
+            enqueue("execute " + batch.seq(), sim.executeNanos(batch), () -> {
+                long corruptionsBefore = app.corruptionsDone;
+                Executed executed = stage.execute(batch, sequential);
+                executions.tailMap(batch.seq(), true).clear();
+                executions.put(batch.seq(), executed);
+                if (app.corruptionsDone != corruptionsBefore) {
+                    sim.log(name() + " executed batch " + batch.seq() + " wrongly (injected divergence)");
+                }
+                sim.log(name() + " executed batch " + batch.seq() + (sequential ? " sequentially" : "") + ": "
+                        + executed.token());
+                notifyMachine("onExecuted " + batch.seq(), () -> replica.onExecuted(epoch, executed, sim.wallMillis()));
+            });
+        }
+
+        @Override
+        public void rollbackTo(long seq) {
+            enqueue("rollbackTo " + seq, 50_000L, () -> {
+                if (seq >= stage.stableSeq() && seq <= stage.executedSeq()) {
+                    stage.rollbackTo(seq);
+                    executions.tailMap(seq, false).clear();
+                } else {
+                    sim.fail(name() + " was told to roll back to " + seq + ", outside " + stage.stableSeq() + ".."
+                            + stage.executedSeq());
+                }
+            });
+        }
+
+        @Override
+        public void markStable(long seq) {
+            protocolStable = Math.max(protocolStable, seq);
+            enqueue("markStable " + seq, 10_000L, () -> {
+                if (seq <= stage.stableSeq() || seq > stage.executedSeq()) {
+                    return;
+                }
+                for (long s = stage.stableSeq() + 1; s <= seq; s++) {
+                    if (stage.tokenAt(s) != null && correct()) {
+                        sim.onStable(
+                                QuorumSimProcess.this,
+                                s,
+                                stage.tokenAt(s),
+                                stage.state().rootAt(s));
+                    }
+                }
+                stage.markStable(seq);
+            });
+        }
+
+        @Override
+        public void serveTransfer(int to, long baseSeq, Token agreed) {
+            enqueue("serve transfer " + agreed.seq(), 300_000L, () -> {
+                Token held = stage.tokenAt(agreed.seq());
+                if (held == null
+                        || !held.matches(agreed)
+                        || baseSeq < -1
+                        || baseSeq > agreed.seq()
+                        || baseSeq < stage.stableSeq() - 1_000_000) {
+                    return;
+                }
+                List<Token> chain = new ArrayList<>();
+                for (long s = agreed.seq(); s <= stage.executedSeq(); s++) {
+                    Token token = stage.tokenAt(s);
+                    if (token == null) {
+                        return;
+                    }
+                    chain.add(token);
+                }
+                StateDelta delta = stage.deltaSince(baseSeq);
+                QuorumSimProcess.this.send(to, new Message.ChainTransfer(chain, delta));
+            });
+        }
+
+        @Override
+        public void apply(Message.ChainTransfer transfer) {
+            Token last = transfer.chain().get(transfer.chain().size() - 1);
+            enqueue("apply " + last.seq(), 300_000L, () -> {
+                ApplyResult result = stage.apply(transfer.delta(), last);
+                if (result.applied()) {
+                    executions.tailMap(transfer.delta().baseSeq(), false).clear();
+                }
+                sim.log(name() + " applied transfer " + transfer.delta().baseSeq() + " -> " + last.seq() + ": "
+                        + (result.applied() ? "ok" : result.reason()));
+                notifyMachine(
+                        "onApplied " + last.seq(),
+                        () -> replica.onApplied(transfer, result.applied(), result.reason()));
+            });
+        }
+
+        @Override
+        public void replyFromState(long clientId, long requestSeq) {
+            enqueue("reply from state", 10_000L, () -> {
+                Reply reply = stage.committedReply(clientId, requestSeq);
+                if (reply != null) {
+                    QuorumSimProcess.this.send((int) clientId, new Message.ClientReply(reply));
+                }
+            });
+        }
+
+        @Override
+        public void release(Reply reply) {
+            if (correct()) {
+                sim.onRelease(QuorumSimProcess.this, reply);
+            }
+            QuorumSimProcess.this.send((int) reply.clientId(), new Message.ClientReply(reply));
+        }
+    }
+}

@@ -1,0 +1,468 @@
+package io.eve.verify.sim;
+
+import io.eve.Reply;
+import io.eve.batch.Batch;
+import io.eve.execution.Executed;
+import io.eve.execution.Token;
+import io.eve.merkle.Digest;
+import io.eve.protocol.Message;
+import io.eve.verify.quorum.QuorumConfig;
+import io.eve.verify.sim.QuorumSimProcess.Byzantine;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * One simulated run of a quorum cluster (Eve §6.1) and its clients, driven by one seed: the crash
+ * profile (u = 1, r = 0: three processes hosting an execution replica and a verifier each) or the bft
+ * profile (u = r = 1: four verifiers, three of them with an execution replica), under crashes and
+ * restarts, partitions, lossy links, divergent execution and, for bft, one Byzantine process. Then the
+ * network heals and the run drains as in {@link Simulation}. Checked as the run goes: correct verifiers
+ * never commit different tokens for a batch; correct execution replicas mark stable only the committed
+ * token and release only replies of committed executions; clients accept only the reply the sequential
+ * counter model gives. At the end: every correct replica holds exactly the acknowledged requests.
+ *
+ * <p>Deterministic per seed and single-threaded, like {@link Simulation}.
+ */
+final class QuorumSimulation implements World {
+    static final long MS = 1_000_000L;
+    private static final long VIEW_TIMEOUT_NANOS = 50 * MS;
+    private static final long RETRANSMIT_NANOS = 15 * MS;
+    private static final long CLIENT_TIMEOUT_NANOS = 80 * MS;
+    private static final long LIVENESS_BOUND_NANOS = 12_000 * MS;
+    private static final long WALL_EPOCH_MILLIS = 1_700_000_000_000L;
+    private static final long MAX_EVENTS = 3_000_000L;
+
+    private final long seed;
+    private final String profile;
+    private final boolean bft;
+    private final Simulation.Settings settings;
+    private final SplittableRandom root;
+    private final SplittableRandom faultRandom;
+    private final SplittableRandom stageRandom;
+    private final EventQueue queue = new EventQueue();
+    private final EventLog log;
+    private final SimNetwork network;
+    private final QuorumConfig base;
+    private final int[] processes;
+    private final QuorumSimProcess[] running;
+    private final int[] incarnations;
+    private final List<SimClient> clients = new ArrayList<>();
+    private final Map<Long, Token> committedByVerifiers = new HashMap<>();
+    private final Map<Long, Token> stableAtReplicas = new HashMap<>();
+    private final int byzantineProcess;
+    private final Byzantine behaviour;
+    private String violation;
+    private Throwable violationCause;
+    private boolean healed;
+    private long healAt;
+    private long lastDisruption;
+    private int crashes;
+
+    QuorumSimulation(long seed, String profile, Simulation.Settings settings) {
+        this.seed = seed;
+        this.profile = profile;
+        this.bft = profile.startsWith("bft");
+        this.settings = settings;
+        this.root = new SplittableRandom(seed);
+        this.log = new EventLog(80, settings.verbose());
+        boolean lossy = profile.endsWith("-lossy");
+        Faults faults = new Faults(lossy ? 0.05 : 0, false, 0, true, true, true, false, true);
+        this.network = new SimNetwork(this, root.split(), faults);
+        this.faultRandom = root.split();
+        this.stageRandom = root.split();
+        this.processes = bft ? new int[] {0, 1, 2, 3} : new int[] {0, 1, 2};
+        QuorumConfig config = bft ? QuorumConfig.bft(processes, 0) : QuorumConfig.crash(processes, 0);
+        this.base = config.withTimeouts(VIEW_TIMEOUT_NANOS, RETRANSMIT_NANOS)
+                .withBatching(1 + root.nextInt(4), 1 + root.nextInt(8), root.nextLong(3 * MS));
+        this.running = new QuorumSimProcess[processes.length];
+        this.incarnations = new int[processes.length];
+        int pick = bft ? root.nextInt(5) : 0;
+        this.byzantineProcess = bft && pick > 0 ? root.nextInt(4) : -1;
+        Byzantine[] kinds = {
+            Byzantine.WRONG_TOKENS,
+            Byzantine.WRONG_REPLIES,
+            Byzantine.EQUIVOCATING_PRIMARY,
+            Byzantine.EQUIVOCATING_VERIFIER
+        };
+        this.behaviour = byzantineProcess < 0
+                ? Byzantine.NONE
+                : byzantineProcess == 3 ? Byzantine.EQUIVOCATING_VERIFIER : kinds[pick - 1];
+    }
+
+    Simulation.Outcome run() {
+        log(String.format(
+                "seed %d, profile %s: %s, pipeline %d, batch %d; byzantine %s %s; %s",
+                seed,
+                profile,
+                base,
+                base.pipelineDepth(),
+                base.maxBatchSize(),
+                byzantineProcess < 0 ? "none" : "process " + byzantineProcess,
+                behaviour,
+                network.describe()));
+        for (int process : processes) {
+            start(process, false);
+        }
+        int[] replicas = base.executionReplicas();
+        for (int i = 0; i < settings.clients(); i++) {
+            SimClient client = new SimClient(this, Simulation.CLIENT_BASE + i, i, replicas, root.split())
+                    .quorum(base.responseQuorum());
+            clients.add(client);
+            client.start();
+        }
+        scheduleFault();
+        queue.at(settings.faultPhaseNanos(), "heal", this::heal);
+        long events = 0;
+        while (true) {
+            EventQueue.Event event = queue.next();
+            if (event == null) {
+                fail("the simulation ran out of events");
+            } else {
+                events++;
+                log.add(event.at(), event.what());
+                try {
+                    event.action().run();
+                } catch (RuntimeException e) {
+                    fail("unexpected exception in '" + event.what() + "': " + e, e);
+                }
+            }
+            if (violation == null && healed && now() - healAt > LIVENESS_BOUND_NANOS) {
+                fail("liveness: not drained " + LIVENESS_BOUND_NANOS / MS + " ms after the faults stopped: "
+                        + report());
+            }
+            if (violation == null && events > MAX_EVENTS) {
+                fail("more than " + MAX_EVENTS + " events: " + report());
+            }
+            if (violation == null && healed && drained()) {
+                checkFinalState();
+            }
+            if (violation != null) {
+                throw new SimulationFailure(seed, profile, violation, log.tail(), violationCause);
+            }
+            if (healed && drained()) {
+                long acknowledged =
+                        clients.stream().mapToLong(SimClient::acknowledged).sum();
+                return new Simulation.Outcome(seed, events, now() / MS, acknowledged, crashes, 0);
+            }
+        }
+    }
+
+    // ---- World -----------------------------------------------------------------------------------
+
+    @Override
+    public long now() {
+        return queue.now();
+    }
+
+    long wallMillis() {
+        return WALL_EPOCH_MILLIS + now() / MS;
+    }
+
+    @Override
+    public EventQueue queue() {
+        return queue;
+    }
+
+    @Override
+    public SimNetwork network() {
+        return network;
+    }
+
+    @Override
+    public void log(String line) {
+        log.add(now(), line);
+    }
+
+    @Override
+    public void fail(String what) {
+        fail(what, null);
+    }
+
+    void fail(String what, Throwable cause) {
+        if (violation == null) {
+            violation = what;
+            violationCause = cause;
+        }
+    }
+
+    @Override
+    public boolean isReplica(int id) {
+        return id >= 0 && id < processes.length;
+    }
+
+    @Override
+    public void deliver(int from, int to, Message message) {
+        if (isReplica(to)) {
+            QuorumSimProcess process = running[to];
+            if (process == null || !process.alive()) {
+                log("lost (process " + to + " is down) " + from + "->" + to + " " + message);
+            } else {
+                process.onMessage(from, message);
+            }
+        } else {
+            clients.get(to - Simulation.CLIENT_BASE).onMessage(from, message);
+        }
+    }
+
+    @Override
+    public long failureTimeoutNanos() {
+        return VIEW_TIMEOUT_NANOS;
+    }
+
+    @Override
+    public long clientTimeoutNanos() {
+        return CLIENT_TIMEOUT_NANOS;
+    }
+
+    @Override
+    public void onCorruptedToken() {}
+
+    long executeNanos(Batch batch) {
+        return 100_000L + batch.size() * (20_000L + stageRandom.nextLong(180_000L));
+    }
+
+    long protocolHopNanos() {
+        return stageRandom.nextLong(20_000L);
+    }
+
+    // ---- invariants --------------------------------------------------------------------------------
+
+    /** A correct verifier committed {@code token} (it tells the execution replicas so). */
+    void onVerifierCommit(QuorumSimProcess process, Token token) {
+        if (token.seq() == 0) {
+            return;
+        }
+        Token first = committedByVerifiers.putIfAbsent(token.seq(), token);
+        if (first != null && !first.matches(token)) {
+            fail("correct verifiers committed different tokens for batch " + token.seq() + ": " + first + " and "
+                    + token + " (" + process.name() + ")");
+        }
+    }
+
+    /** A correct execution replica marks a version stable: it must be the committed token. */
+    void onStable(QuorumSimProcess process, long seq, Token token, Digest root) {
+        if (!token.stateRoot().equals(root)) {
+            fail(process.name() + " marks batch " + seq + " stable with root " + root + " but token " + token);
+        }
+        Token first = stableAtReplicas.putIfAbsent(seq, token);
+        if (first != null && !first.matches(token)) {
+            fail("correct replicas committed different tokens for batch " + seq + ": " + first + " and " + token + " ("
+                    + process.name() + ")");
+        }
+        Token agreed = committedByVerifiers.get(seq);
+        if (agreed != null && !agreed.matches(token)) {
+            fail(process.name() + " marks batch " + seq + " stable with " + token + ", the verifiers committed "
+                    + agreed);
+        }
+    }
+
+    /** A correct replica releases a reply: from an execution of its own whose token was committed. */
+    void onRelease(QuorumSimProcess process, Reply reply) {
+        Executed executed = process.executionAnswering(reply, Long.MAX_VALUE);
+        if (executed == null) {
+            fail(process.name() + " releases " + reply + " which none of its executions produced");
+            return;
+        }
+        Token agreed = committedByVerifiers.get(executed.seq());
+        if (agreed == null || !agreed.matches(executed.token())) {
+            fail(process.name() + " releases " + reply + " of batch " + executed.seq() + " executed as "
+                    + executed.token() + ", but the verifiers committed " + agreed);
+        }
+    }
+
+    // ---- processes and faults --------------------------------------------------------------------
+
+    private void start(int process, boolean restarted) {
+        QuorumConfig config = base.withSelf(process);
+        SplittableRandom seeds = root.split();
+        Byzantine lies = process == byzantineProcess ? behaviour : Byzantine.NONE;
+        QuorumSimProcess started =
+                new QuorumSimProcess(this, config, ++incarnations[process], restarted, lies, seeds::nextLong);
+        running[process] = started;
+        log("start " + started.name() + (restarted ? " (restarted without its state)" : "") + " " + lies);
+        started.start();
+    }
+
+    private void scheduleFault() {
+        queue.after(10 * MS + faultRandom.nextLong(120 * MS), "fault", () -> {
+            if (!healed) {
+                injectFault();
+                scheduleFault();
+            }
+        });
+    }
+
+    private void injectFault() {
+        int kind = faultRandom.nextInt(6);
+        if (kind == 0 && settled()) {
+            crash(bft && byzantineProcess >= 0 ? byzantineProcess : faultRandom.nextInt(processes.length));
+        } else if (kind == 1 && settled()) {
+            int target = bft && byzantineProcess >= 0 ? byzantineProcess : faultRandom.nextInt(3);
+            QuorumSimProcess process = running[target];
+            if (process.replica != null) {
+                process.app.corruptNext = 1 + faultRandom.nextInt(2);
+                lastDisruption = now();
+                log("fault: " + process.name() + " will execute its next " + process.app.corruptNext + " adds wrongly");
+            }
+        } else if (kind == 2) {
+            int cut = faultRandom.nextInt(processes.length);
+            long nanos = MS + faultRandom.nextLong(3 * VIEW_TIMEOUT_NANOS);
+            log("fault: cut process " + cut + " off for " + nanos / MS + " ms");
+            lastDisruption = now() + nanos;
+            for (int other : processes) {
+                if (other != cut) {
+                    network.cut(cut, other, nanos);
+                }
+            }
+        } else if (kind == 3) {
+            int a = faultRandom.nextInt(processes.length);
+            int b = faultRandom.nextInt(processes.length);
+            long nanos = MS + faultRandom.nextLong(2 * VIEW_TIMEOUT_NANOS);
+            if (a != b) {
+                log("fault: cut the link " + a + "-" + b + " for " + nanos / MS + " ms");
+                network.cut(a, b, nanos);
+            }
+        } else if (kind == 4) {
+            int client = Simulation.CLIENT_BASE + faultRandom.nextInt(clients.size());
+            int process = faultRandom.nextInt(processes.length);
+            long nanos = 10 * MS + faultRandom.nextLong(200 * MS);
+            log("fault: cut client " + client + " from process " + process + " for " + nanos / MS + " ms");
+            network.cut(client, process, nanos);
+        } else if (kind == 5) {
+            long nanos = 10 * MS + faultRandom.nextLong(100 * MS);
+            log("fault: slow links for " + nanos / MS + " ms");
+            network.slowDown(nanos);
+        }
+    }
+
+    /**
+     * No process is down, restarting, catching up or recovering, and the last disruption is a while ago:
+     * only then may a process fail again, so that at most u are faulty at any time (beyond that the
+     * protocol promises nothing).
+     */
+    private boolean settled() {
+        for (QuorumSimProcess process : running) {
+            if (!process.alive()
+                    || (process.replica != null && (process.replica.joining() || process.replica.transferring()))
+                    || (process.verifier != null && (process.verifier.recovering() || process.verifier.changingView()))
+                    || process.app.corruptNext > 0) {
+                return false;
+            }
+        }
+        return now() - lastDisruption > 6 * VIEW_TIMEOUT_NANOS;
+    }
+
+    private void crash(int process) {
+        QuorumSimProcess victim = running[process];
+        victim.crash();
+        crashes++;
+        long downFor = 5 * MS + faultRandom.nextLong(4 * VIEW_TIMEOUT_NANOS);
+        lastDisruption = now() + downFor;
+        log("fault: crash " + victim.name() + ", restart in " + downFor / MS + " ms");
+        queue.after(downFor, "restart process " + process, () -> start(process, true));
+    }
+
+    private void heal() {
+        healed = true;
+        healAt = now();
+        network.heal();
+        log("heal: no more faults; clients finish and send two more requests each");
+        for (SimClient client : clients) {
+            client.onHeal(2);
+        }
+    }
+
+    // ---- the end of a run --------------------------------------------------------------------------
+
+    private List<QuorumSimProcess> correctReplicas() {
+        List<QuorumSimProcess> correct = new ArrayList<>();
+        for (QuorumSimProcess process : running) {
+            if (process.replica != null && process.correct()) {
+                correct.add(process);
+            }
+        }
+        return correct;
+    }
+
+    private boolean drained() {
+        for (SimClient client : clients) {
+            if (!client.done()) {
+                return false;
+            }
+        }
+        long committed = -1;
+        for (QuorumSimProcess process : correctReplicas()) {
+            if (!process.alive()
+                    || process.replica.joining()
+                    || process.replica.transferring()
+                    || !process.stageIdle()
+                    || process.stage.stableSeq() != process.stage.executedSeq()) {
+                return false;
+            }
+            if (committed >= 0 && process.stage.stableSeq() != committed) {
+                return false;
+            }
+            committed = process.stage.stableSeq();
+        }
+        return true;
+    }
+
+    private String report() {
+        StringBuilder report = new StringBuilder();
+        for (SimClient client : clients) {
+            String pending = client.pending();
+            if (pending != null) {
+                report.append(pending).append("; ");
+            }
+        }
+        for (QuorumSimProcess process : running) {
+            report.append(process.name()).append(process.alive() ? "" : " (down)");
+            if (process.replica != null) {
+                report.append(String.format(
+                        " replica view %d primary %s committed %d joining %s transferring %s, stage %d/%d;",
+                        process.replica.view(),
+                        process.replica.isPrimary(),
+                        process.replica.committed(),
+                        process.replica.joining(),
+                        process.replica.transferring(),
+                        process.stage.stableSeq(),
+                        process.stage.executedSeq()));
+            }
+            if (process.verifier != null) {
+                report.append(String.format(
+                        " verifier view %d changing %s recovering %s committed %d;",
+                        process.verifier.view(),
+                        process.verifier.changingView(),
+                        process.verifier.recovering(),
+                        process.verifier.committedSeq()));
+            }
+            report.append(' ');
+        }
+        return report.toString();
+    }
+
+    private void checkFinalState() {
+        List<QuorumSimProcess> correct = correctReplicas();
+        for (SimClient client : clients) {
+            for (QuorumSimProcess process : correct) {
+                long counter = process.app.counter(client.key);
+                if (counter != client.acknowledged()) {
+                    fail("exactly-once broken at the end: counter " + client.key + " is " + counter + " at "
+                            + process.name() + ", but client " + client.id + " got " + client.acknowledged()
+                            + " requests acknowledged");
+                }
+            }
+        }
+        QuorumSimProcess first = correct.get(0);
+        long seq = first.stage.stableSeq();
+        for (QuorumSimProcess process : correct) {
+            if (!process.stage.state().rootAt(seq).equals(first.stage.state().rootAt(seq))) {
+                fail("the replicas' final states differ at batch " + seq + ": " + Arrays.toString(processes));
+            }
+        }
+    }
+}
