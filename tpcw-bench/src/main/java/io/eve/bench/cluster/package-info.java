@@ -1,2 +1,0 @@
-/** End-to-end throughput benchmarks of replicated clusters against unreplicated servers, in one run. */
-package io.eve.bench.cluster;

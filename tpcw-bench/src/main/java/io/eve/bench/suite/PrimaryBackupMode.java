@@ -1,0 +1,205 @@
+package io.eve.bench.suite;
+
+import io.eve.client.ClientConfig;
+import io.eve.client.EveClient;
+import io.eve.mixer.Mixer;
+import io.eve.mixer.SequentialMixer;
+import io.eve.mixer.conflict.KeyConflictMixer;
+import io.eve.mixer.experiment.FalseNegativeMixer;
+import io.eve.mixer.experiment.FalsePositiveMixer;
+import io.eve.transport.LocalNetwork;
+import io.eve.transport.Transport;
+import io.eve.transport.netty.NettyTransport;
+import io.eve.verify.primarybackup.PrimaryBackupConfig;
+import io.eve.verify.primarybackup.PrimaryBackupReplica;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A primary-backup pair of {@link PrimaryBackupReplica}s in this JVM, over the in-JVM
+ * {@link LocalNetwork} or over Netty on loopback. With the {@link SequentialMixer} and one execution
+ * thread it is traditional agree-then-execute replication; with Eve's {@link KeyConflictMixer} (made
+ * deliberately wrong by the workload's false-negative and false-positive rates) and T threads it is Eve.
+ */
+final class PrimaryBackupMode implements Mode {
+    private static final int FIRST_CLIENT = 1000;
+
+    private final String id;
+    private final String label;
+    private final boolean parallel;
+    private final boolean netty;
+
+    private PrimaryBackupMode(String id, String label, boolean parallel, boolean netty) {
+        this.id = id;
+        this.label = label;
+        this.parallel = parallel;
+        this.netty = netty;
+    }
+
+    static PrimaryBackupMode sequentialReplication() {
+        return new PrimaryBackupMode("sequential-replication", "sequential replication", false, false);
+    }
+
+    static PrimaryBackupMode eve() {
+        return new PrimaryBackupMode("eve-pb", "Eve primary-backup", true, false);
+    }
+
+    static PrimaryBackupMode eveOverNetty() {
+        return new PrimaryBackupMode("eve-pb-netty", "Eve primary-backup (Netty)", true, true);
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String label() {
+        return label;
+    }
+
+    @Override
+    public int executionReplicas() {
+        return 2;
+    }
+
+    @Override
+    public boolean usesThreads() {
+        return parallel;
+    }
+
+    static Mixer mixerFor(Workload workload) {
+        Mixer mixer = KeyConflictMixer.unbounded();
+        if (workload.falseNegativeRate() > 0) {
+            mixer = new FalseNegativeMixer(mixer, workload.falseNegativeRate());
+        }
+        if (workload.falsePositiveRate() > 0) {
+            mixer = new FalsePositiveMixer(mixer, workload.falsePositiveRate());
+        }
+        return mixer;
+    }
+
+    @Override
+    public Running start(Workload workload, ClientSide clientSide) throws Exception {
+        Pair pair = new Pair(netty);
+        try {
+            for (int node = 0; node < 2; node++) {
+                PrimaryBackupReplica replica = PrimaryBackupReplica.builder()
+                        .config(PrimaryBackupConfig.of(0, 1, node).withBatching(4, workload.maxBatchSize(), 1_000_000L))
+                        .transport(pair.serverTransport(node))
+                        .application(workload.newStore())
+                        .mixer(parallel ? mixerFor(workload) : new SequentialMixer())
+                        .executorThreads(parallel ? workload.threads() : 1)
+                        .build();
+                replica.start();
+                pair.replicas.add(replica);
+                pair.noteAddress(node);
+            }
+            for (int c = 0; c < workload.clients(); c++) {
+                int clientId = FIRST_CLIENT + c;
+                pair.clients.add(clientSide.build(() -> new EveClient(
+                        pair.clientTransport(clientId),
+                        ClientConfig.of(0, 1).withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(60)))));
+            }
+            return pair;
+        } catch (Exception | Error e) {
+            pair.close();
+            throw e;
+        }
+    }
+
+    /** The running pair and its clients. */
+    private static final class Pair implements Running {
+        final List<PrimaryBackupReplica> replicas = new ArrayList<>();
+        final List<EveClient> clients = new ArrayList<>();
+        private final boolean netty;
+        private final LocalNetwork network = new LocalNetwork();
+        private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
+        private final List<NettyTransport> serverTransports = new ArrayList<>();
+
+        Pair(boolean netty) {
+            this.netty = netty;
+        }
+
+        Transport serverTransport(int node) {
+            if (!netty) {
+                return network.join(node);
+            }
+            NettyTransport transport = NettyTransport.builder()
+                    .self(node)
+                    .listen(new InetSocketAddress("127.0.0.1", 0))
+                    .peers(addresses::get)
+                    .build();
+            serverTransports.add(transport);
+            return transport;
+        }
+
+        void noteAddress(int node) {
+            if (netty) {
+                addresses.put(node, serverTransports.get(node).boundAddress());
+            }
+        }
+
+        Transport clientTransport(int id) {
+            return netty
+                    ? NettyTransport.builder().self(id).peers(addresses::get).build()
+                    : network.join(id);
+        }
+
+        @Override
+        public void call(int client, byte[] request) {
+            if (clients.get(client).call(request).error()) {
+                throw new IllegalStateException("the replicas answered an error");
+            }
+        }
+
+        @Override
+        public boolean isClientThread(Thread thread, ClientSide clientSide) {
+            String name = thread.getName();
+            if (name.startsWith("eve-client-")) {
+                return true;
+            }
+            if (name.startsWith("local-node-")) {
+                // LocalNetwork starts a node's inbox thread on the first message to it, possibly from a
+                // client's thread, so the node id, not the thread group, says whose it is.
+                return Integer.parseInt(name.substring("local-node-".length())) >= FIRST_CLIENT;
+            }
+            return netty && clientSide.owns(thread);
+        }
+
+        @Override
+        public Check check() throws InterruptedException {
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            PrimaryBackupReplica.StateSummary first = replicas.get(0).summary();
+            PrimaryBackupReplica.StateSummary second = replicas.get(1).summary();
+            while (first.stableSeq() != second.stableSeq() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+                first = replicas.get(0).summary();
+                second = replicas.get(1).summary();
+            }
+            boolean failed = replicas.stream().anyMatch(PrimaryBackupReplica::failed);
+            boolean sameSeq = first.stableSeq() == second.stableSeq();
+            boolean rootsEqual = sameSeq && first.stableRoot().equals(second.stableRoot());
+            long rollbacks = replicas.get(0).metrics().rollbacks();
+            String detail = String.format(
+                    "stable seq %d/%d, roots %s, rollbacks %d, %s",
+                    first.stableSeq(),
+                    second.stableSeq(),
+                    rootsEqual ? "equal" : "DIFFERENT",
+                    rollbacks,
+                    replicas.get(0).metrics().status());
+            return new Check(!failed && rootsEqual, rootsEqual, rollbacks, detail);
+        }
+
+        @Override
+        public void close() {
+            clients.forEach(EveClient::close);
+            replicas.forEach(PrimaryBackupReplica::close);
+            network.close();
+        }
+    }
+}
