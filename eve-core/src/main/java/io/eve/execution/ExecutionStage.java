@@ -82,10 +82,16 @@ public final class ExecutionStage {
         if (batch.seq() != state.sealedSeq() + 1) {
             throw new IllegalStateException("batch " + batch.seq() + " cannot run on version " + state.sealedSeq());
         }
-        List<ParallelBatch> partition = partition(batch, sequential);
+        List<ConflictKeys> keys = new ArrayList<>(batch.size());
+        List<ParallelBatch> partition = partition(batch, sequential, keys);
         Reply[] replies = new Reply[batch.size()];
-        for (ParallelBatch parallel : partition) {
-            runParallelBatch(batch, parallel, replies);
+        if (sequential || partition.size() == 1 || partition.size() == batch.size()) {
+            for (ParallelBatch parallel : partition) {
+                runParallelBatch(batch, parallel, replies);
+            }
+        } else {
+            // No barrier between parallel batches: each request waits only for the earlier ones it conflicts with.
+            new DependencyRun(partition, keys).run(executor, index -> replies[index] = runRequest(batch, index));
         }
         Digest root = state.seal(batch.seq());
         List<Reply> inOrder = List.of(replies);
@@ -98,8 +104,7 @@ public final class ExecutionStage {
         return new Executed(batch, token, inOrder, partition.size(), sequential);
     }
 
-    private List<ParallelBatch> partition(Batch batch, boolean sequential) {
-        List<ConflictKeys> keys = new ArrayList<>(batch.size());
+    private List<ParallelBatch> partition(Batch batch, boolean sequential, List<ConflictKeys> keys) {
         boolean unreadable = false;
         for (Request request : batch.requests()) {
             ConflictKeys declared;

@@ -1,0 +1,166 @@
+package io.eve.execution;
+
+import io.eve.mixer.ConflictKeys;
+import io.eve.mixer.ParallelBatch;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
+
+/**
+ * Runs the parallel batches of one batch without a barrier between them: a request starts as soon as
+ * every request of an earlier parallel batch that it conflicts with has finished, instead of waiting for
+ * the whole earlier parallel batch. Conflicting requests therefore run in exactly the order the barriers
+ * would have imposed, and each sees what it would have seen; requests that do not conflict never wait
+ * for each other, so one slow request no longer idles every executor thread at the end of its parallel
+ * batch (measured in docs/benchmarks.md).
+ *
+ * <p>Requests in the same parallel batch get no order, as with barriers: the mixer put them together, so
+ * a mixer that misses a conflict (the false-negative experiments) races them exactly as before.
+ *
+ * <p>One use per batch, from the stage thread; the request body runs on the executor.
+ */
+final class DependencyRun {
+    private final int[] order;
+    private final int[] waitingFor;
+    private final List<List<Integer>> successors;
+    private final AtomicInteger[] remaining;
+
+    /**
+     * @param partition the mixer's parallel batches, in order
+     * @param keys each request's conflict keys, by position in the batch
+     */
+    DependencyRun(List<ParallelBatch> partition, List<ConflictKeys> keys) {
+        int size = keys.size();
+        this.order = new int[size];
+        this.waitingFor = new int[size];
+        this.successors = new ArrayList<>(size);
+        this.remaining = new AtomicInteger[size];
+        for (int i = 0; i < size; i++) {
+            successors.add(new ArrayList<>(2));
+        }
+        // For each key, the requests of earlier parallel batches that last wrote it and that read it since.
+        Map<Object, KeyUse> uses = new HashMap<>();
+        int next = 0;
+        for (ParallelBatch parallel : partition) {
+            for (int request : parallel.requests()) {
+                order[next++] = request;
+                ConflictKeys declared = keys.get(request);
+                for (Object key : declared.reads()) {
+                    KeyUse use = uses.get(key);
+                    if (use != null) {
+                        use.writers.forEach(writer -> dependOn(request, writer));
+                    }
+                }
+                for (Object key : declared.writes()) {
+                    KeyUse use = uses.get(key);
+                    if (use != null) {
+                        use.writers.forEach(writer -> dependOn(request, writer));
+                        use.readers.forEach(reader -> dependOn(request, reader));
+                    }
+                }
+            }
+            // Register this parallel batch's uses only now: requests of one parallel batch never wait for each
+            // other. Writes first, since a write starts a key's history afresh for the requests after it.
+            for (int request : parallel.requests()) {
+                for (Object key : keys.get(request).writes()) {
+                    KeyUse use = uses.computeIfAbsent(key, k -> new KeyUse());
+                    if (use.writersBatch != parallel) {
+                        use.writers.clear();
+                        use.readers.clear();
+                        use.writersBatch = parallel;
+                    }
+                    use.writers.add(request);
+                }
+            }
+            for (int request : parallel.requests()) {
+                ConflictKeys declared = keys.get(request);
+                for (Object key : declared.reads()) {
+                    if (!declared.writes().contains(key)) {
+                        uses.computeIfAbsent(key, k -> new KeyUse()).readers.add(request);
+                    }
+                }
+            }
+        }
+        if (next != size) {
+            throw new IllegalArgumentException("the partition places " + next + " requests, the batch holds " + size);
+        }
+    }
+
+    /** Who last wrote a key (all writers of one parallel batch) and who read it after them. */
+    private static final class KeyUse {
+        final List<Integer> writers = new ArrayList<>(1);
+        final List<Integer> readers = new ArrayList<>(1);
+        ParallelBatch writersBatch;
+    }
+
+    private void dependOn(int request, int earlier) {
+        List<Integer> after = successors.get(earlier);
+        // A request may reach the same predecessor through several keys; count it once.
+        if (after.isEmpty() || after.get(after.size() - 1) != request) {
+            after.add(request);
+            waitingFor[request]++;
+        }
+    }
+
+    /** How many earlier requests {@code request} waits for (for tests). */
+    int waitingFor(int request) {
+        return waitingFor[request];
+    }
+
+    /**
+     * Runs every request with {@code body} on {@code executor}, each once its predecessors finished, and
+     * returns when all have. The first exception a body throws is rethrown once all runnable work ended.
+     */
+    void run(Executor executor, IntConsumer body) {
+        CountDownLatch done = new CountDownLatch(order.length);
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        for (int i = 0; i < remaining.length; i++) {
+            remaining[i] = new AtomicInteger(waitingFor[i]);
+        }
+        for (int request : order) {
+            if (waitingFor[request] == 0) {
+                submit(executor, body, request, done, failure);
+            }
+        }
+        try {
+            done.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while a batch was running", e);
+        }
+        RuntimeException thrown = failure.get();
+        if (thrown != null) {
+            throw new IllegalStateException("the execution stage failed", thrown);
+        }
+    }
+
+    private void submit(
+            Executor executor,
+            IntConsumer body,
+            int request,
+            CountDownLatch done,
+            AtomicReference<RuntimeException> failure) {
+        executor.execute(() -> {
+            try {
+                if (failure.get() == null) {
+                    body.accept(request);
+                }
+            } catch (RuntimeException e) {
+                failure.compareAndSet(null, e);
+            } finally {
+                for (int successor : successors.get(request)) {
+                    if (remaining[successor].decrementAndGet() == 0) {
+                        submit(executor, body, successor, done, failure);
+                    }
+                }
+                done.countDown();
+            }
+        });
+    }
+}
