@@ -10,6 +10,8 @@ import io.eve.merkle.Digest;
 import io.eve.merkle.StateDelta;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.protocol.Message;
+import io.eve.verify.auth.Envelopes;
+import io.eve.verify.auth.MacEvidence;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.ExecutionActions;
 import io.eve.verify.quorum.ExecutionReplica;
@@ -39,7 +41,13 @@ final class QuorumSimProcess {
         WRONG_TOKENS,
         WRONG_REPLIES,
         EQUIVOCATING_PRIMARY,
-        EQUIVOCATING_VERIFIER
+        EQUIVOCATING_VERIFIER,
+        /** Forges messages in other processes' names ({@link Forgeries}). */
+        FORGING_ORIGIN,
+        /** Tampers with forwarded evidence in view changes and new views ({@link Forgeries}). */
+        TAMPERING_EVIDENCE,
+        /** Replays envelopes it received ({@link Forgeries}). */
+        REPLAYING
     }
 
     final int id;
@@ -51,6 +59,9 @@ final class QuorumSimProcess {
     final Byzantine byzantine;
     private final QuorumSimulation sim;
     private final QuorumConfig config;
+    private final Envelopes envelopes;
+    private final Forgeries forgeries;
+    private long rejected;
     private final Deque<Runnable> operations = new ArrayDeque<>();
     private final Deque<String> operationNames = new ArrayDeque<>();
     private final Deque<Long> operationNanos = new ArrayDeque<>();
@@ -65,17 +76,24 @@ final class QuorumSimProcess {
             int incarnation,
             boolean restarted,
             Byzantine byzantine,
-            LongSupplier seeds) {
+            LongSupplier seeds,
+            Envelopes envelopes,
+            Forgeries forgeries) {
         this.sim = sim;
         this.config = config;
         this.id = config.self();
         this.incarnation = incarnation;
         this.byzantine = byzantine;
+        this.envelopes = envelopes;
+        this.forgeries = forgeries;
         this.stage = config.hostsExecution()
                 ? new ExecutionStage(app, KeyConflictMixer.unbounded(), new InlineExecutor())
                 : null;
         this.replica = config.hostsExecution() ? new ExecutionReplica(config, new Bindings(), restarted, seeds) : null;
-        this.verifier = config.hostsVerifier() ? new Verifier(config, this::send, Evidence.PLAIN, restarted) : null;
+        this.verifier = config.hostsVerifier()
+                ? new Verifier(
+                        config, this::send, envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes), restarted)
+                : null;
     }
 
     String name() {
@@ -123,9 +141,23 @@ final class QuorumSimProcess {
         return !stageBusy && operations.isEmpty();
     }
 
-    void onMessage(int from, Message message) {
+    void onMessage(int from, Message received) {
         if (!alive) {
             return;
+        }
+        Message message = received;
+        if (forgeries != null) {
+            forgeries.onReceive(from, received);
+        }
+        if (envelopes != null) {
+            // The authenticated link of the bft profiles (AuthenticatingTransport's rules).
+            Envelopes.Inbound inbound = envelopes.inbound(from, received);
+            if (!inbound.accepted()) {
+                rejected++;
+                sim.onRejected(this, from, inbound.rejection(), received);
+                return;
+            }
+            message = inbound.message();
         }
         if (isForVerifier(message)) {
             if (verifier != null) {
@@ -136,8 +168,14 @@ final class QuorumSimProcess {
         }
     }
 
+    /** Messages dropped by the authenticated link. */
+    long rejected() {
+        return rejected;
+    }
+
     static boolean isForVerifier(Message message) {
-        return message instanceof Message.Verify
+        return message instanceof Message.Authenticated // only evidence arrives still sealed
+                || message instanceof Message.Verify
                 || message instanceof Message.Prepare
                 || message instanceof Message.CommitVote
                 || message instanceof Message.ViewChange
@@ -168,7 +206,11 @@ final class QuorumSimProcess {
         if (correct() && message instanceof Message.VerifyResponse response) {
             sim.onVerifierCommit(this, response.token());
         }
-        sim.network().send(id, to, lie(to, message));
+        Message sent = lie(to, message);
+        sim.network().send(id, to, envelopes == null ? sent : envelopes.outbound(to, sent));
+        if (forgeries != null) {
+            forgeries.afterSend(to, message);
+        }
     }
 
     private Message lie(int to, Message message) {
@@ -210,12 +252,14 @@ final class QuorumSimProcess {
                     return new Message.VerifyResponse(response.view(), wrong(response.token()), response.sequential());
                 }
                 return message;
+            case TAMPERING_EVIDENCE:
+                return forgeries.tamper(message);
             default:
                 return message;
         }
     }
 
-    private static Token wrong(Token token) {
+    static Token wrong(Token token) {
         return Token.of(token.seq(), token.stateRoot(), token.replyDigest(), Digest.ZERO);
     }
 

@@ -6,6 +6,10 @@ import io.eve.execution.Executed;
 import io.eve.execution.Token;
 import io.eve.merkle.Digest;
 import io.eve.protocol.Message;
+import io.eve.transport.wire.FrameCodec;
+import io.eve.verify.auth.Authenticator;
+import io.eve.verify.auth.Envelopes;
+import io.eve.verify.auth.MacKeys;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.sim.QuorumSimProcess.Byzantine;
 import java.util.ArrayList;
@@ -23,7 +27,9 @@ import java.util.SplittableRandom;
  * network heals and the run drains as in {@link Simulation}. Checked as the run goes: correct verifiers
  * never commit different tokens for a batch; correct execution replicas mark stable only the committed
  * token and release only replies of committed executions; clients accept only the reply the sequential
- * counter model gives. At the end: every correct replica holds exactly the acknowledged requests.
+ * counter model gives. At the end: every correct replica holds exactly the acknowledged requests. The bft
+ * profiles run over authenticated links with {@code MacEvidence} (docs/quorum.md, "Authenticators"); in
+ * {@code bft-forge} the Byzantine process attacks them instead ({@link Forgeries}).
  *
  * <p>Deterministic per seed and single-threaded, like {@link Simulation}.
  */
@@ -39,6 +45,10 @@ final class QuorumSimulation implements World {
     private final long seed;
     private final String profile;
     private final boolean bft;
+    private final boolean forging;
+    private final MacKeys keys;
+    private final FrameCodec codec = new FrameCodec(16 << 20);
+    private long rejected;
     private final Simulation.Settings settings;
     private final SplittableRandom root;
     private final SplittableRandom faultRandom;
@@ -66,6 +76,7 @@ final class QuorumSimulation implements World {
         this.seed = seed;
         this.profile = profile;
         this.bft = profile.startsWith("bft");
+        this.forging = profile.startsWith("bft-forge");
         this.settings = settings;
         this.root = new SplittableRandom(seed);
         this.log = new EventLog(80, settings.verbose());
@@ -78,19 +89,25 @@ final class QuorumSimulation implements World {
         QuorumConfig config = bft ? QuorumConfig.bft(processes, 0) : QuorumConfig.crash(processes, 0);
         this.base = config.withTimeouts(VIEW_TIMEOUT_NANOS, RETRANSMIT_NANOS)
                 .withBatching(1 + root.nextInt(4), 1 + root.nextInt(8), root.nextLong(3 * MS));
+        this.keys = bft ? MacKeys.insecureForTests(seed, processes) : null;
         this.running = new QuorumSimProcess[processes.length];
         this.incarnations = new int[processes.length];
         int pick = bft ? root.nextInt(5) : 0;
-        this.byzantineProcess = bft && pick > 0 ? root.nextInt(4) : -1;
+        this.byzantineProcess = forging || (bft && pick > 0) ? root.nextInt(4) : -1;
         Byzantine[] kinds = {
             Byzantine.WRONG_TOKENS,
             Byzantine.WRONG_REPLIES,
             Byzantine.EQUIVOCATING_PRIMARY,
             Byzantine.EQUIVOCATING_VERIFIER
         };
-        this.behaviour = byzantineProcess < 0
-                ? Byzantine.NONE
-                : byzantineProcess == 3 ? Byzantine.EQUIVOCATING_VERIFIER : kinds[pick - 1];
+        Byzantine[] forgeries = {Byzantine.FORGING_ORIGIN, Byzantine.TAMPERING_EVIDENCE, Byzantine.REPLAYING};
+        if (forging) {
+            this.behaviour = forgeries[pick % forgeries.length];
+        } else {
+            this.behaviour = byzantineProcess < 0
+                    ? Byzantine.NONE
+                    : byzantineProcess == 3 ? Byzantine.EQUIVOCATING_VERIFIER : kinds[pick - 1];
+        }
     }
 
     Simulation.Outcome run() {
@@ -274,14 +291,40 @@ final class QuorumSimulation implements World {
         }
     }
 
+    /**
+     * The authenticated link of {@code process} dropped a message. Only a process that attacks the
+     * authenticators sends such messages: any other rejection is a bug in sealing or opening.
+     */
+    void onRejected(QuorumSimProcess process, int from, Envelopes.Rejection why, Message message) {
+        rejected++;
+        log(process.name() + " dropped " + why + " from " + from + ": " + message);
+        if (!Forgeries.attacksAuthenticators(behaviour)) {
+            fail(process.name() + " dropped a message from " + from + " (" + why + ") though nobody forges: "
+                    + message);
+        }
+    }
+
+    /** Messages the authenticated links dropped in this run. */
+    long rejected() {
+        return rejected;
+    }
+
+    Byzantine behaviour() {
+        return behaviour;
+    }
+
     // ---- processes and faults --------------------------------------------------------------------
 
     private void start(int process, boolean restarted) {
         QuorumConfig config = base.withSelf(process);
         SplittableRandom seeds = root.split();
         Byzantine lies = process == byzantineProcess ? behaviour : Byzantine.NONE;
-        QuorumSimProcess started =
-                new QuorumSimProcess(this, config, ++incarnations[process], restarted, lies, seeds::nextLong);
+        Envelopes envelopes = keys == null ? null : new Envelopes(new Authenticator(keys, process), codec);
+        Forgeries forgeries = Forgeries.attacksAuthenticators(lies)
+                ? new Forgeries(this, process, processes, envelopes, codec, lies)
+                : null;
+        QuorumSimProcess started = new QuorumSimProcess(
+                this, config, ++incarnations[process], restarted, lies, seeds::nextLong, envelopes, forgeries);
         running[process] = started;
         log("start " + started.name() + (restarted ? " (restarted without its state)" : "") + " " + lies);
         started.start();

@@ -3,7 +3,9 @@ package io.eve.verify.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -12,7 +14,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Runs the quorum profiles of the simulator (Eve §6.1; docs/simulation.md) over a bounded number of seeds:
  * crashes and restarts, partitions, lossy FIFO links, divergent execution and, for bft, one Byzantine
- * process (wrong tokens, wrong replies, an equivocating primary or verifier). {@code SimulationRunner
+ * process (wrong tokens, wrong replies, an equivocating primary or verifier, or, in {@code bft-forge}, one
+ * that forges origins, tampers with forwarded evidence or replays envelopes). {@code SimulationRunner
  * --profile crash|crash-lossy|bft|bft-lossy --seeds N} runs any number and prints the failing seeds.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -58,6 +61,32 @@ class QuorumSimulationTest {
     @Test
     void shouldKeepEveryInvariantOfTheBftProfileOnLossyLinks() {
         runSeeds("bft-lossy", 1, 25);
+    }
+
+    @Test
+    void shouldKeepEveryInvariantOfTheBftProfileWhenAProcessAttacksTheAuthenticators() {
+        runSeeds("bft-forge", 1, 15);
+    }
+
+    /**
+     * The attacks of {@code bft-forge} happen and the links drop them: forged origins and replays in the
+     * sender's own name are rejected, forged evidence is refused by the verifiers (docs/quorum.md,
+     * "Authenticators").
+     */
+    @Test
+    void shouldDropForgedOriginsAndReplaysOnTheAuthenticatedLinks() {
+        Map<QuorumSimProcess.Byzantine, Long> rejected = new EnumMap<>(QuorumSimProcess.Byzantine.class);
+        for (long seed = 1; seed <= 6; seed++) {
+            QuorumSimulation sim = new QuorumSimulation(
+                    seed,
+                    "bft-forge",
+                    new Simulation.Settings(FAULT_MILLIS * Simulation.MS, SimulationRunner.CLIENTS, false));
+            sim.run();
+            rejected.merge(sim.behaviour(), sim.rejected(), Long::sum);
+        }
+        assertThat(rejected.get(QuorumSimProcess.Byzantine.FORGING_ORIGIN)).isGreaterThan(100);
+        assertThat(rejected.get(QuorumSimProcess.Byzantine.REPLAYING)).isGreaterThan(10);
+        assertThat(rejected.get(QuorumSimProcess.Byzantine.TAMPERING_EVIDENCE)).isZero();
     }
 
     @Test

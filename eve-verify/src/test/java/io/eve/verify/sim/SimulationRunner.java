@@ -9,7 +9,7 @@ import java.util.List;
  *
  * <pre>
  *   --profile reliable|lossy|fast-restart|unordered   primary-backup (default reliable)
- *             crash|crash-lossy|bft|bft-lossy            the quorum protocol
+ *             crash|crash-lossy|bft|bft-lossy|bft-forge  the quorum protocol
  *   --seeds N        how many seeds, from --first (default 1) on
  *   --first S        the first seed
  *   --seed S         run only seed S and print every event
@@ -41,7 +41,7 @@ public final class SimulationRunner {
 
     /** The quorum protocol's profiles (Eve §6.1): crash (u = 1, r = 0) and bft (u = r = 1), each also lossy. */
     static boolean isQuorumProfile(String profile) {
-        return List.of("crash", "crash-lossy", "bft", "bft-lossy").contains(profile);
+        return List.of("crash", "crash-lossy", "bft", "bft-lossy", "bft-forge").contains(profile);
     }
 
     /** Rollbacks and takeovers are logged at WARN; hundreds of runs would drown the report in them. */

@@ -1,0 +1,143 @@
+package io.eve.verify.auth;
+
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.Authenticated;
+import io.eve.protocol.Message.ClientRequest;
+import io.eve.protocol.Message.CommitVote;
+import io.eve.protocol.Message.Prepare;
+import io.eve.protocol.Message.ViewChange;
+import io.eve.transport.wire.FrameCodec;
+import io.eve.transport.wire.FrameException;
+import java.util.Objects;
+
+/**
+ * The rules of authenticated links between the processes of one cluster (docs/quorum.md,
+ * "Authenticators"), as pure functions shared by {@link AuthenticatingTransport}, {@link MacEvidence} and
+ * the simulator.
+ *
+ * <ul>
+ *   <li>Out: a message to a process with keys is sealed into {@code Authenticated(self, frame, tags)}; a
+ *       message this process already sealed goes as it is; a message to anyone else (a client) goes plain.
+ *   <li>In, from a process with keys: only an envelope whose origin is that sender, whose tag for this
+ *       process is right and whose frame decodes. {@link Prepare}, {@link CommitVote} and {@link ViewChange}
+ *       are delivered still sealed, because the verifier keeps them as evidence and forwards them; every
+ *       other message is delivered unwrapped.
+ *   <li>In, from anyone else: clients hold no keys and are not authenticated in this version; only a plain
+ *       {@link ClientRequest} is accepted from them.
+ * </ul>
+ *
+ * <p>Thread-safe.
+ */
+public final class Envelopes {
+    /** Why a message was not accepted. */
+    public enum Rejection {
+        /** A process with keys sent a message without an envelope. */
+        UNSEALED,
+        /** The envelope's origin is not the process that sent it. */
+        WRONG_ORIGIN,
+        /** The tag in this process's slot is wrong (or the vector has the wrong size). */
+        BAD_TAG,
+        /** The tag is right but the frame inside is not a valid message (or is itself an envelope). */
+        UNDECODABLE,
+        /** A sender without keys sent something other than a plain client request. */
+        NOT_A_CLIENT_MESSAGE
+    }
+
+    /** What arrived, as it is to be delivered, or why it is dropped: exactly one of the two is set. */
+    public record Inbound(Message message, Rejection rejection) {
+        static Inbound accept(Message message) {
+            return new Inbound(message, null);
+        }
+
+        static Inbound reject(Rejection rejection) {
+            return new Inbound(null, rejection);
+        }
+
+        public boolean accepted() {
+            return message != null;
+        }
+    }
+
+    /** The last message sealed and its envelope: a broadcast seals once for all receivers. */
+    private record Sealed(Message message, Authenticated envelope) {}
+
+    private final Authenticator authenticator;
+    private final FrameCodec codec;
+    private final int self;
+    private volatile Sealed last;
+
+    public Envelopes(Authenticator authenticator, FrameCodec codec) {
+        this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.self = authenticator.self();
+    }
+
+    public int self() {
+        return self;
+    }
+
+    /** Whether {@code id} holds keys: messages to and from it are authenticated. */
+    public boolean isMember(int id) {
+        return authenticator.keys().contains(id);
+    }
+
+    /** {@code message} in an envelope from this process with a tag for every process. */
+    public Authenticated seal(Message message) {
+        Sealed cached = last;
+        if (cached != null && cached.message() == message) {
+            return cached.envelope();
+        }
+        byte[] frame = codec.encode(message);
+        Authenticated envelope = new Authenticated(self, frame, authenticator.tags(frame));
+        last = new Sealed(message, envelope);
+        return envelope;
+    }
+
+    /** What to put on the wire to send {@code message} to {@code to}. */
+    public Message outbound(int to, Message message) {
+        if (!isMember(to) || (message instanceof Authenticated sealed && sealed.origin() == self)) {
+            return message;
+        }
+        return seal(message);
+    }
+
+    /** What to deliver of {@code received}, which the transport says {@code from} sent, or why not. */
+    public Inbound inbound(int from, Message received) {
+        if (!isMember(from)) {
+            return received instanceof ClientRequest
+                    ? Inbound.accept(received)
+                    : Inbound.reject(Rejection.NOT_A_CLIENT_MESSAGE);
+        }
+        if (!(received instanceof Authenticated envelope)) {
+            return Inbound.reject(Rejection.UNSEALED);
+        }
+        if (envelope.origin() != from) {
+            return Inbound.reject(Rejection.WRONG_ORIGIN);
+        }
+        Inbound opened = open(envelope);
+        if (!opened.accepted()) {
+            return opened;
+        }
+        if (opened.message() instanceof Authenticated) {
+            return Inbound.reject(Rejection.UNDECODABLE); // an envelope in an envelope: never sent by a correct process
+        }
+        return isEvidence(opened.message()) ? Inbound.accept(envelope) : opened;
+    }
+
+    /** The message inside {@code envelope} if its tag for this process is right and its frame decodes. */
+    public Inbound open(Authenticated envelope) {
+        if (!authenticator.verify(envelope.origin(), envelope.frame(), envelope.tags())) {
+            return Inbound.reject(Rejection.BAD_TAG);
+        }
+        try {
+            return Inbound.accept(codec.decode(envelope.frame()));
+        } catch (FrameException e) {
+            return Inbound.reject(Rejection.UNDECODABLE);
+        }
+    }
+
+    /** Messages a verifier keeps sealed, as proof it may forward (Eve §6.1 certificates and view changes). */
+    public static boolean isEvidence(Message message) {
+        return message instanceof Prepare || message instanceof CommitVote || message instanceof ViewChange;
+    }
+}
