@@ -54,6 +54,11 @@ class PrimaryBackupSimulationTest {
     }
 
     @Test
+    void shouldKeepEveryInvariantWhenClocksJump() {
+        runSeeds("clock-jump", 1, 150);
+    }
+
+    @Test
     void shouldReplayTheSameRunFromTheSameSeed() {
         Simulation.Outcome first = SimulationRunner.runSeed("reliable", 42, 800, false);
         Simulation.Outcome again = SimulationRunner.runSeed("reliable", 42, 800, false);

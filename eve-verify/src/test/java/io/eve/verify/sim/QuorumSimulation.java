@@ -81,7 +81,7 @@ final class QuorumSimulation implements World {
         this.root = new SplittableRandom(seed);
         this.log = new EventLog(80, settings.verbose());
         boolean lossy = profile.endsWith("-lossy");
-        Faults faults = new Faults(lossy ? 0.05 : 0, false, 0, true, true, true, false, true);
+        Faults faults = new Faults(lossy ? 0.05 : 0, false, 0, true, true, true, false, true, false);
         this.network = new SimNetwork(this, root.split(), faults);
         this.faultRandom = root.split();
         this.stageRandom = root.split();

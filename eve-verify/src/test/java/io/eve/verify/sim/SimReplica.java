@@ -38,6 +38,8 @@ final class SimReplica {
     private boolean stageBusy;
     private boolean alive = true;
     private boolean caughtUp;
+    private long clockJump;
+    private long wallStep;
 
     /** The highest batch the machine declared committed (its {@code markStable} calls). */
     private long protocolStable;
@@ -68,15 +70,38 @@ final class SimReplica {
         return "node " + node + "#" + incarnation;
     }
 
+    /** This replica's monotonic clock: the simulation's, plus any forward jumps injected. */
+    private long clock() {
+        return sim.now() + clockJump;
+    }
+
+    /** This replica's wall clock: the simulation's, shifted by any steps injected (either way). */
+    private long wall() {
+        return sim.wallMillis() + wallStep;
+    }
+
+    /**
+     * The monotonic clock jumps ahead, as when a VM is suspended and resumed or a timer misfires: every
+     * timeout measured across the jump looks that much longer.
+     */
+    void jumpClock(long nanos) {
+        clockJump += nanos;
+    }
+
+    /** The wall clock is stepped (NTP, an operator), forward or back. */
+    void stepWallClock(long millis) {
+        wallStep += millis;
+    }
+
     void start() {
-        machine.start(sim.now());
+        machine.start(clock());
         scheduleTick();
     }
 
     private void scheduleTick() {
         sim.queue().after(TICK_NANOS, name() + " tick", () -> {
             if (alive) {
-                machine.onTick(sim.now(), sim.wallMillis());
+                machine.onTick(clock(), wall());
                 scheduleTick();
             }
         });
@@ -106,7 +131,7 @@ final class SimReplica {
 
     void onMessage(int from, Message message) {
         if (alive) {
-            machine.onMessage(from, message, sim.now(), sim.wallMillis());
+            machine.onMessage(from, message, clock(), wall());
         }
     }
 
@@ -170,7 +195,7 @@ final class SimReplica {
         }
         sim.log(name() + " executed batch " + batch.seq() + (sequential ? " sequentially" : "") + " in view " + view
                 + " epoch " + epoch + ": " + executed.token());
-        notifyMachine("onExecuted " + batch.seq(), () -> machine.onExecuted(view, epoch, executed, sim.wallMillis()));
+        notifyMachine("onExecuted " + batch.seq(), () -> machine.onExecuted(view, epoch, executed, wall()));
     }
 
     private void onStageMarkStable(long seq) {

@@ -242,7 +242,7 @@ final class Simulation implements World {
     }
 
     private void injectFault() {
-        int kind = faultRandom.nextInt(6);
+        int kind = faultRandom.nextInt(faults.clockJumps() ? 8 : 6);
         if (kind == 0 && faults.crashes() && inService()) {
             crash(NODES[faultRandom.nextInt(2)]);
         } else if (kind == 1 && faults.divergence() && inService()) {
@@ -265,6 +265,16 @@ final class Simulation implements World {
             long nanos = 10 * MS + faultRandom.nextLong(100 * MS);
             log("fault: slow replica link for " + nanos / MS + " ms");
             network.slowDown(nanos);
+        } else if (kind == 6) {
+            int node = NODES[faultRandom.nextInt(2)];
+            long millis = faultRandom.nextLong(-3_600_000L, 3_600_000L);
+            log("fault: step node " + node + "'s wall clock by " + millis + " ms");
+            replicas[node].stepWallClock(millis);
+        } else if (kind == 7 && inService()) {
+            SimReplica primary = replicas[0].machine.isPrimary() ? replicas[0] : replicas[1];
+            long nanos = MS + faultRandom.nextLong(2 * FAILURE_TIMEOUT_NANOS);
+            log("fault: " + primary.name() + "'s monotonic clock jumps ahead " + nanos / MS + " ms");
+            primary.jumpClock(nanos);
         }
     }
 

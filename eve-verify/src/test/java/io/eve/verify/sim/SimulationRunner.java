@@ -24,9 +24,7 @@ public final class SimulationRunner {
 
     /** The command that replays one seed with its full event log. */
     static String reproduction(String profile, long seed) {
-        return "./mvnw -B -q -pl eve-verify test-compile org.codehaus.mojo:exec-maven-plugin:3.5.0:java"
-                + " -Dexec.classpathScope=test -Dexec.mainClass=io.eve.verify.sim.SimulationRunner"
-                + " -Dexec.args=\"--profile " + profile + " --seed " + seed + "\"";
+        return "./simulate --profile " + profile + " --seed " + seed;
     }
 
     /** Runs one seed; a broken invariant throws {@link SimulationFailure}. */
