@@ -119,7 +119,7 @@ final class DependencyRun {
      */
     void run(Executor executor, IntConsumer body) {
         CountDownLatch done = new CountDownLatch(order.length);
-        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
         for (int i = 0; i < remaining.length; i++) {
             remaining[i] = new AtomicInteger(waitingFor[i]);
         }
@@ -134,24 +134,21 @@ final class DependencyRun {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while a batch was running", e);
         }
-        RuntimeException thrown = failure.get();
+        Throwable thrown = failure.get();
         if (thrown != null) {
             throw new IllegalStateException("the execution stage failed", thrown);
         }
     }
 
     private void submit(
-            Executor executor,
-            IntConsumer body,
-            int request,
-            CountDownLatch done,
-            AtomicReference<RuntimeException> failure) {
+            Executor executor, IntConsumer body, int request, CountDownLatch done, AtomicReference<Throwable> failure) {
         executor.execute(() -> {
             try {
                 if (failure.get() == null) {
                     body.accept(request);
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // Recorded, not rethrown: the stage thread rethrows it once the batch's runnable work ended.
                 failure.compareAndSet(null, e);
             } finally {
                 for (int successor : successors.get(request)) {
