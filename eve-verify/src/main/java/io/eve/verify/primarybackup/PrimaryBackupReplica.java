@@ -34,8 +34,11 @@ import org.slf4j.LoggerFactory;
  * <p>The state machine and the stage each run in a {@link Mailbox}: one event at a time, in order, on
  * the thread that delivered the event when the mailbox is idle (the transport's event loop, usually),
  * otherwise on the mailbox's own thread. A batch of at most {@code inlineBatchLimit} requests runs on
- * the delivering thread too, so at low load a request crosses no thread on its way through a replica;
- * larger batches go to the stage thread, so that the protocol keeps working while they run.
+ * the delivering thread too, so at low load a request crosses no thread on its way through a replica, as
+ * long as requests are cheap: while recent requests took more than {@value #INLINE_COST_LIMIT_MICROS} us
+ * each on average, every batch goes to the stage thread, since a request that blocks would hold the
+ * transport's event loop, and every connection on it, for that long. Larger batches always go to the
+ * stage thread, so that the protocol keeps working while they run.
  *
  * <p>{@link #start()} and {@link #close()} from any thread. A failure in the state machine or the stage
  * stops the replica and is reported to the error handler.
@@ -54,6 +57,16 @@ public final class PrimaryBackupReplica implements AutoCloseable {
     private final Mailbox protocol;
     private final Mailbox stageBox;
     private final int inlineBatchLimit;
+
+    /** Above this mean execution time per request, no batch runs on the delivering thread. */
+    static final long INLINE_COST_LIMIT_MICROS = 50;
+
+    /**
+     * Mean execution time per request of recent batches (exponentially weighted, 1/8 per batch), written by
+     * whichever thread ran the stage; it decides where the next batch runs, never what it computes.
+     */
+    private volatile long meanNanosPerRequest;
+
     private final PrimaryBackup machine;
     private final Consumer<Throwable> onFailure;
     private final LongSupplier nanoClock;
@@ -131,9 +144,10 @@ public final class PrimaryBackupReplica implements AutoCloseable {
         /**
          * Batches of at most this many requests run on the thread that delivered them (the transport's,
          * usually) when the stage is idle: no thread hand-off, the lowest latency, but that thread does
-         * nothing else meanwhile. Larger batches run on the stage thread. 0 sends every batch there. The
-         * default, 1, suits requests that take microseconds; raise it for cheap requests under light
-         * load, keep it at 0 for requests that block.
+         * nothing else meanwhile. Larger batches run on the stage thread, and so does every batch while
+         * recent requests took more than {@value PrimaryBackupReplica#INLINE_COST_LIMIT_MICROS} us each
+         * (a blocking request would hold the event loop). 0 sends every batch there. The default, 1,
+         * suits requests that take microseconds; raise it for cheap requests under light load.
          */
         public Builder inlineBatchLimit(int requests) {
             if (requests < 0) {
@@ -332,10 +346,13 @@ public final class PrimaryBackupReplica implements AutoCloseable {
             Runnable run = () -> {
                 long start = System.nanoTime();
                 Executed executed = stage.execute(batch, sequential);
-                metrics.executed(executed, System.nanoTime() - start);
+                long nanos = System.nanoTime() - start;
+                metrics.executed(executed, nanos);
+                long perRequest = nanos / Math.max(1, batch.size());
+                meanNanosPerRequest += (perRequest - meanNanosPerRequest) / 8;
                 protocol(() -> machine.onExecuted(view, epoch, executed, now()));
             };
-            if (batch.size() <= inlineBatchLimit) {
+            if (batch.size() <= inlineBatchLimit && meanNanosPerRequest <= INLINE_COST_LIMIT_MICROS * 1_000) {
                 onStage(run);
             } else {
                 onStageThread(run);
