@@ -10,9 +10,19 @@ import java.time.Duration;
  * @param requestTimeout how long a request may take in all before it fails with {@link RequestTimeoutException}
  * @param maxOutstanding requests in flight at once; {@link EveClient#submit} waits for a free slot
  * @param maxRequestBytes the largest payload accepted; larger ones fail with {@link RequestTooLargeException}
+ * @param matchingReplies how many distinct replicas must send byte-identical replies before one is accepted:
+ *     {@code r + 1} for the quorum profiles (Eve §6.1), 1 for primary-backup and crash
+ * @param broadcastRetries whether a request whose attempt timed out goes to every replica at once (quorum
+ *     profiles: replicas forward it to the primary or answer from their reply cache) instead of the next one
  */
 public record ClientConfig(
-        int[] replicas, Duration attemptTimeout, Duration requestTimeout, int maxOutstanding, int maxRequestBytes) {
+        int[] replicas,
+        Duration attemptTimeout,
+        Duration requestTimeout,
+        int maxOutstanding,
+        int maxRequestBytes,
+        int matchingReplies,
+        boolean broadcastRetries) {
 
     public ClientConfig {
         if (replicas == null || replicas.length == 0) {
@@ -30,18 +40,81 @@ public record ClientConfig(
             throw new IllegalArgumentException("maxOutstanding and maxRequestBytes must be positive, got "
                     + maxOutstanding + " and " + maxRequestBytes);
         }
+        if (matchingReplies < 1 || matchingReplies > replicas.length) {
+            throw new IllegalArgumentException("matchingReplies must be between 1 and the " + replicas.length
+                    + " replicas, got " + matchingReplies);
+        }
     }
 
     /** Defaults: 500 ms per attempt, 30 s per request, 1024 outstanding, 1 MiB payloads. */
     public static ClientConfig of(int... replicas) {
-        return new ClientConfig(replicas, Duration.ofMillis(500), Duration.ofSeconds(30), 1024, 1 << 20);
+        return new ClientConfig(replicas, Duration.ofMillis(500), Duration.ofSeconds(30), 1024, 1 << 20, 1, false);
+    }
+
+    /**
+     * A client of {@code cluster}: its execution replicas (both replicas for primary-backup), with
+     * {@link #withQuorumReplies} of {@code r + 1} for the quorum profiles, and attempts of half the failure
+     * timeout plus 100 ms.
+     */
+    public static ClientConfig forCluster(io.eve.config.ClusterConfig cluster, Duration requestTimeout) {
+        int[] targets =
+                cluster.clientTargets().stream().mapToInt(Integer::intValue).toArray();
+        ClientConfig config =
+                of(targets).withTimeouts(cluster.failureTimeout().dividedBy(2).plusMillis(100), requestTimeout);
+        return cluster.profile().quorum() ? config.withQuorumReplies(cluster.matchingReplies()) : config;
     }
 
     public ClientConfig withTimeouts(Duration attempt, Duration request) {
-        return new ClientConfig(replicas, attempt, request, maxOutstanding, maxRequestBytes);
+        return new ClientConfig(
+                replicas, attempt, request, maxOutstanding, maxRequestBytes, matchingReplies, broadcastRetries);
     }
 
     public ClientConfig withMaxOutstanding(int outstanding) {
-        return new ClientConfig(replicas, attemptTimeout, requestTimeout, outstanding, maxRequestBytes);
+        return new ClientConfig(
+                replicas,
+                attemptTimeout,
+                requestTimeout,
+                outstanding,
+                maxRequestBytes,
+                matchingReplies,
+                broadcastRetries);
+    }
+
+    /**
+     * The quorum profiles' client (Eve §6.1): accept a reply once {@code matching} distinct execution
+     * replicas sent the same one ({@code r + 1}), and broadcast a request whose attempt timed out.
+     */
+    public ClientConfig withQuorumReplies(int matching) {
+        return new ClientConfig(
+                replicas, attemptTimeout, requestTimeout, maxOutstanding, maxRequestBytes, matching, true);
+    }
+
+    @Override
+    public int[] replicas() {
+        return replicas.clone();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ClientConfig that
+                && java.util.Arrays.equals(replicas, that.replicas)
+                && attemptTimeout.equals(that.attemptTimeout)
+                && requestTimeout.equals(that.requestTimeout)
+                && maxOutstanding == that.maxOutstanding
+                && maxRequestBytes == that.maxRequestBytes
+                && matchingReplies == that.matchingReplies
+                && broadcastRetries == that.broadcastRetries;
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Arrays.hashCode(replicas) * 31 + attemptTimeout.hashCode() + matchingReplies;
+    }
+
+    @Override
+    public String toString() {
+        return "ClientConfig[replicas=" + java.util.Arrays.toString(replicas) + ", attemptTimeout=" + attemptTimeout
+                + ", requestTimeout=" + requestTimeout + ", maxOutstanding=" + maxOutstanding + ", matchingReplies="
+                + matchingReplies + ", broadcastRetries=" + broadcastRetries + "]";
     }
 }

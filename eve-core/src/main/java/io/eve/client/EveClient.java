@@ -23,6 +23,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * reply cache answers a retry with the original reply). At most {@code maxOutstanding} requests are in
  * flight: {@link #submit} waits for a slot (back-pressure).
  *
+ * <p>For the quorum profiles ({@link ClientConfig#withQuorumReplies}) a reply is accepted only once
+ * {@code matchingReplies} distinct replicas sent byte-identical replies for the request (so a single
+ * lying replica is never believed when {@code r = 1}), and a request whose attempt timed out goes to
+ * every replica, still with the same number: the replicas forward it to the primary or answer it from
+ * their committed replies, so it is applied at most once.
+ *
  * <p>Thread-safe. The client id is the transport's node id; two clients must not share one.
  */
 public final class EveClient implements AutoCloseable {
@@ -42,6 +48,8 @@ public final class EveClient implements AutoCloseable {
         final long sentAt;
         final long deadline;
         volatile long resendAt;
+        /** Replies received so far from distinct replicas, when more than one must match. */
+        final Map<Integer, Reply> replies = new ConcurrentHashMap<>();
 
         Attempt(Request request, long now) {
             this.request = request;
@@ -117,9 +125,14 @@ public final class EveClient implements AutoCloseable {
     private void onMessage(int from, Message message) {
         lastHeardFromCluster = System.nanoTime();
         if (message instanceof Message.ClientReply reply) {
-            Attempt done = inFlight.remove(reply.reply().requestSeq());
-            if (done != null) {
-                done.result.complete(reply.reply());
+            Reply received = reply.reply();
+            if (config.matchingReplies() <= 1) {
+                Attempt done = inFlight.remove(received.requestSeq());
+                if (done != null) {
+                    done.result.complete(received);
+                }
+            } else {
+                onQuorumReply(from, received);
             }
         } else if (message instanceof Message.Redirect redirect) {
             pointAt(redirect.primary());
@@ -130,6 +143,29 @@ public final class EveClient implements AutoCloseable {
                 transport.send(redirect.primary(), new Message.ClientRequest(again.request));
             }
         }
+    }
+
+    /** Accept a reply once {@code matchingReplies} distinct replicas sent one equal to it. */
+    private void onQuorumReply(int from, Reply received) {
+        Attempt attempt = inFlight.get(received.requestSeq());
+        if (attempt == null || !isReplica(from) || received.clientId() != transport.self()) {
+            return;
+        }
+        attempt.replies.put(from, received);
+        long matching =
+                attempt.replies.values().stream().filter(received::equals).count();
+        if (matching >= config.matchingReplies() && inFlight.remove(received.requestSeq(), attempt)) {
+            attempt.result.complete(received);
+        }
+    }
+
+    private boolean isReplica(int node) {
+        for (int replica : config.replicas()) {
+            if (replica == node) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void pointAt(int replica) {
@@ -162,7 +198,13 @@ public final class EveClient implements AutoCloseable {
                     moved = true;
                 }
                 attempt.resendAt = now + config.attemptTimeout().toNanos();
-                transport.send(target(), new Message.ClientRequest(attempt.request));
+                if (config.broadcastRetries()) {
+                    for (int replica : config.replicas()) {
+                        transport.send(replica, new Message.ClientRequest(attempt.request));
+                    }
+                } else {
+                    transport.send(target(), new Message.ClientRequest(attempt.request));
+                }
             }
         }
     }

@@ -19,8 +19,17 @@ import java.util.Set;
  * {@link ConfigException} naming the field and the value. Unknown keys are refused too, since a typo would
  * otherwise silently fall back to a default.
  *
- * @param profile {@code primary-backup} (the quorum profiles come with their own issue)
- * @param nodes the replicas, in order
+ * @param profile {@code primary-backup}, or a quorum profile (Eve §6.1): {@code crash} (u = 1, r = 0) or
+ *     {@code bft} (u = r = 1)
+ * @param nodes the processes, in order
+ * @param u quorum profiles: the faults of any kind the cluster stays live despite (0 for primary-backup)
+ * @param r quorum profiles: the commission faults it stays safe despite (0 for primary-backup and crash)
+ * @param executionReplicas quorum profiles: the ids hosting an execution replica, {@code u + max(u, r) + 1}
+ *     of them; by default the first that many of {@code nodes} (empty for primary-backup)
+ * @param verifiers quorum profiles: the ids hosting a verifier, {@code 2u + r + 1} of them; by default the
+ *     first that many of {@code nodes} (empty for primary-backup)
+ * @param authKeysFile bft: the file of the authenticators' shared keys, or null (optional until the
+ *     authenticators land; then required)
  * @param executorThreads threads executing requests on each replica
  * @param inlineBatchLimit batches of at most this many requests run on the thread that received them
  *     when the stage is idle (no hand-off: lowest latency); 0 runs every batch on the stage thread
@@ -43,11 +52,18 @@ public record ClusterConfig(
         Duration heartbeatInterval,
         Duration failureTimeout,
         int maxFrameBytes,
-        int metricsPort) {
+        int metricsPort,
+        int u,
+        int r,
+        List<Integer> executionReplicas,
+        List<Integer> verifiers,
+        String authKeysFile) {
 
     /** The verification protocol a cluster runs. */
     public enum Profile {
-        PRIMARY_BACKUP("primary-backup");
+        PRIMARY_BACKUP("primary-backup"),
+        CRASH("crash"),
+        BFT("bft");
 
         private final String key;
 
@@ -59,13 +75,19 @@ public record ClusterConfig(
             return key;
         }
 
+        /** Whether this is a quorum profile (execution replicas and verifiers) rather than primary-backup. */
+        public boolean quorum() {
+            return this != PRIMARY_BACKUP;
+        }
+
         static Profile parse(String value) {
             for (Profile profile : values()) {
                 if (profile.key.equals(value)) {
                     return profile;
                 }
             }
-            throw new ConfigException("profile = '" + value + "' is not supported; expected one of: primary-backup");
+            throw new ConfigException(
+                    "profile = '" + value + "' is not supported; expected one of: primary-backup, crash, bft");
         }
     }
 
@@ -80,7 +102,12 @@ public record ClusterConfig(
             "heartbeat.interval-ms",
             "failure.timeout-ms",
             "transport.max-frame-bytes",
-            "metrics.port");
+            "metrics.port",
+            "quorum.u",
+            "quorum.r",
+            "quorum.execution-replicas",
+            "quorum.verifiers",
+            "auth.keys-file");
 
     public ClusterConfig {
         nodes = List.copyOf(nodes);
@@ -118,6 +145,25 @@ public record ClusterConfig(
         if (metricsPort < 0 || metricsPort > 65535 - nodes.size()) {
             throw new ConfigException("metrics.port = " + metricsPort + " is not a usable port (0 turns metrics off)");
         }
+        executionReplicas = List.copyOf(executionReplicas);
+        verifiers = List.copyOf(verifiers);
+        if (profile.quorum()) {
+            QuorumRoles.validate(profile, ids, u, r, executionReplicas, verifiers);
+        } else if (!executionReplicas.isEmpty() || !verifiers.isEmpty() || authKeysFile != null) {
+            throw new ConfigException("quorum.* and auth.keys-file apply to the crash and bft profiles only");
+        }
+    }
+
+    /** Matching replies a client needs before it accepts one: {@code r + 1} (1 for primary-backup and crash). */
+    public int matchingReplies() {
+        return r + 1;
+    }
+
+    /** The nodes clients send requests to: the execution replicas, or both replicas of primary-backup. */
+    public List<Integer> clientTargets() {
+        return profile.quorum()
+                ? executionReplicas
+                : nodes.stream().map(NodeAddress::id).toList();
     }
 
     /** Reads and validates a configuration file. */
@@ -143,9 +189,11 @@ public record ClusterConfig(
             }
         }
         Profile profile = Profile.parse(required(properties, "profile").toLowerCase(Locale.ROOT));
+        List<NodeAddress> nodes = parseNodes(required(properties, "nodes"));
+        QuorumRoles roles = QuorumRoles.parse(profile, properties, nodes);
         return new ClusterConfig(
                 profile,
-                parseNodes(required(properties, "nodes")),
+                nodes,
                 integer(properties, "executor.threads", Runtime.getRuntime().availableProcessors()),
                 integer(properties, "execution.inline-batch-limit", 1),
                 integer(properties, "batch.max-size", 64),
@@ -154,7 +202,12 @@ public record ClusterConfig(
                 Duration.ofMillis(integer(properties, "heartbeat.interval-ms", 100)),
                 Duration.ofMillis(integer(properties, "failure.timeout-ms", 1000)),
                 integer(properties, "transport.max-frame-bytes", 16 << 20),
-                integer(properties, "metrics.port", 0));
+                integer(properties, "metrics.port", 0),
+                roles.u(),
+                roles.r(),
+                roles.executionReplicas(),
+                roles.verifiers(),
+                roles.authKeysFile());
     }
 
     /** The node with id {@code id}. */
@@ -175,7 +228,7 @@ public record ClusterConfig(
         return value.trim();
     }
 
-    private static int integer(Properties properties, String key, int fallback) {
+    static int integer(Properties properties, String key, int fallback) {
         String value = properties.getProperty(key);
         if (value == null) {
             return fallback;

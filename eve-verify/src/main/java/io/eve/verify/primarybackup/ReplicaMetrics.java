@@ -27,7 +27,8 @@ public final class ReplicaMetrics {
     private final Timer execution;
     private final AtomicLong lastCommitted = new AtomicLong();
 
-    ReplicaMetrics(MeterRegistry registry, int node) {
+    /** Registers a node's meters in {@code registry}. */
+    public ReplicaMetrics(MeterRegistry registry, int node) {
         String id = Integer.toString(node);
         batchesCommitted =
                 Counter.builder("eve.batches.committed").tag("node", id).register(registry);
@@ -57,29 +58,29 @@ public final class ReplicaMetrics {
                 lastCommitted);
     }
 
-    void executed(Executed executed, long nanos) {
+    public void executed(Executed executed, long nanos) {
         batchSize.record(executed.batch().size());
         parallelBatches.record(executed.parallelBatches());
         execution.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    void committed(long seq) {
+    public void committed(long seq) {
         batchesCommitted.increment();
         lastCommitted.set(seq);
     }
 
-    void released(Reply reply) {
+    public void released(Reply reply) {
         repliesReleased.increment();
         if (reply.error()) {
             errorReplies.increment();
         }
     }
 
-    void rollback() {
+    public void rollback() {
         rollbacks.increment();
     }
 
-    void transferInstalled(boolean applied, int bytes) {
+    public void transferInstalled(boolean applied, int bytes) {
         if (applied) {
             transfers.increment();
             transferBytes.record(bytes);

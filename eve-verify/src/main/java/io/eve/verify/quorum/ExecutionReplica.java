@@ -191,7 +191,7 @@ public final class ExecutionReplica {
     /** The stage applied (or refused) a state transfer. */
     public void onApplied(ChainTransfer transfer, boolean applied, String reason) {
         applying = false;
-        if (transferTarget == null || !transfer.chain().get(0).matches(transferTarget)) {
+        if (transferTarget == null || !covers(transfer.chain(), transferTarget)) {
             drain(); // a newer view or target overtook this transfer
             return;
         }
@@ -464,7 +464,7 @@ public final class ExecutionReplica {
 
     private void onChainTransfer(ChainTransfer transfer) {
         List<Token> chain = transfer.chain();
-        if (transferTarget == null || applying || !chain.get(0).matches(transferTarget)) {
+        if (transferTarget == null || applying || !covers(chain, transferTarget)) {
             return;
         }
         boolean wellFormed = chain.stream().allMatch(Tokens::wellFormed) && Tokens.isChain(chain);
@@ -480,6 +480,17 @@ public final class ExecutionReplica {
         }
         applying = true;
         actions.apply(transfer);
+    }
+
+    /**
+     * Whether a transfer's chain holds {@code target} at its number. A chain asked for an older agreed
+     * token still serves a newer target it reaches: its tokens link, so the agreed one anchors them all.
+     * (A large state takes longer to send than the requester waits before it retargets; without this,
+     * every transfer under load could arrive for a target already replaced.)
+     */
+    private static boolean covers(List<Token> chain, Token target) {
+        long index = target.seq() - chain.get(0).seq();
+        return index >= 0 && index < chain.size() && chain.get((int) index).matches(target);
     }
 
     /** Eve §6.1 rollback: a higher view starts from {@code start}; roll back to it or fetch it. */

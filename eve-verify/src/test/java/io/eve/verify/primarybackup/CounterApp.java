@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * value; "get:k" reads it; "fail:x" throws. {@link #corruptNext} makes the next adds on this replica
  * add a wrong amount, once each: a divergence confined to one replica.
  */
-final class CounterApp implements Application {
-    final ObjectGraphState state = ObjectGraphState.builder().build();
-    final ReplicatedMap<Long, Long> counters = new ReplicatedMap<>();
-    final AtomicInteger corruptNext = new AtomicInteger();
+public final class CounterApp implements Application {
+    public final ObjectGraphState state = ObjectGraphState.builder().build();
+    public final ReplicatedMap<Long, Long> counters = new ReplicatedMap<>();
+    public final AtomicInteger corruptNext = new AtomicInteger();
 
     /** Adds run one at a time (a correct, synchronized application), after this replica's own delay. */
     volatile boolean atomicAdds;
@@ -25,15 +25,15 @@ final class CounterApp implements Application {
     /** Clients whose adds wait a moment on this replica first: interleavings differ between replicas. */
     volatile long slowClientParity = -1;
 
-    CounterApp() {
+    public CounterApp() {
         state.setRoot("counters", counters);
     }
 
-    static byte[] add(long key, long amount) {
+    public static byte[] add(long key, long amount) {
         return ("add:" + key + ":" + amount).getBytes(StandardCharsets.UTF_8);
     }
 
-    static byte[] get(long key) {
+    public static byte[] get(long key) {
         return ("get:" + key).getBytes(StandardCharsets.UTF_8);
     }
 

@@ -48,21 +48,15 @@ final class ClientCommand {
     static EveClient connect(Path config, int clientId) {
         ClusterConfig cluster = ClusterConfig.load(config);
         Map<Integer, InetSocketAddress> peers = new HashMap<>();
-        int[] replicas = new int[cluster.nodes().size()];
-        for (int i = 0; i < replicas.length; i++) {
-            var node = cluster.nodes().get(i);
+        for (var node : cluster.nodes()) {
             peers.put(node.id(), new InetSocketAddress(node.host(), node.port()));
-            replicas[i] = node.id();
         }
         NettyTransport transport = NettyTransport.builder()
                 .self(clientId)
                 .peers(peers)
                 .maxFrameBytes(cluster.maxFrameBytes())
                 .build();
-        return new EveClient(
-                transport,
-                ClientConfig.of(replicas)
-                        .withTimeouts(cluster.failureTimeout().dividedBy(2).plusMillis(100), Duration.ofSeconds(15)));
+        return new EveClient(transport, ClientConfig.forCluster(cluster, Duration.ofSeconds(15)));
     }
 
     @Command(name = "get", mixinStandardHelpOptions = true, description = "Read one object.")

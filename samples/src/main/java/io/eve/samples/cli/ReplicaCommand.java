@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 
 /**
  * Runs one replica until the process is stopped: the key-value store behind primary-backup verification
- * over TCP, metrics in Prometheus format on {@code /metrics} and a JSON summary on {@code /status} (port
+ * (or, for the crash and bft profiles, a {@link QuorumReplicaRun quorum process}) over TCP, metrics in Prometheus format on {@code /metrics} and a JSON summary on {@code /status} (port
  * {@code metrics.port + node}), and a status line every few seconds.
  */
 @Command(name = "replica", mixinStandardHelpOptions = true, description = "Start a replica of the key-value store.")
@@ -61,6 +61,9 @@ final class ReplicaCommand implements Callable<Integer> {
                 .maxFrameBytes(cluster.maxFrameBytes())
                 .build();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        if (cluster.profile().quorum()) {
+            return QuorumReplicaRun.run(cluster, node, join, transport, store.build(), registry, statusEveryMillis);
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         int first = cluster.nodes().get(0).id();
         int second = cluster.nodes().get(1).id();
@@ -129,7 +132,7 @@ final class ReplicaCommand implements Callable<Integer> {
         return server;
     }
 
-    private static void respond(HttpExchange exchange, String type, String body) throws IOException {
+    static void respond(HttpExchange exchange, String type, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", type);
         exchange.sendResponseHeaders(200, bytes.length);

@@ -20,7 +20,11 @@ public final class ReplicaLaunch {
 
     private ReplicaLaunch() {}
 
-    /** What a replica's {@code /status} says. */
+    /**
+     * What a replica's {@code /status} says. {@code role} is "primary" or "backup" for primary-backup, or
+     * the quorum process's roles ("execution primary + verifier", "verifier", ...); a quorum process without
+     * an execution replica reports {@code stableSeq} -1 and an empty root.
+     */
     public record Status(
             boolean primary,
             long view,
@@ -29,7 +33,8 @@ public final class ReplicaLaunch {
             long rollbacks,
             long transfers,
             long transferBytes,
-            long replies) {
+            long replies,
+            String role) {
 
         /** Parses the JSON a replica serves on {@code /status}; a missing field is an error naming it. */
         public static Status parse(String json) {
@@ -46,7 +51,8 @@ public final class ReplicaLaunch {
                     Long.parseLong(field(fields, "rollbacks")),
                     Long.parseLong(field(fields, "transfers")),
                     Long.parseLong(field(fields, "transferBytes")),
-                    Long.parseLong(field(fields, "replies")));
+                    Long.parseLong(field(fields, "replies")),
+                    fields.getOrDefault("role", fields.get("primary").equals("true") ? "primary" : "backup"));
         }
 
         private static String field(Map<String, String> fields, String name) {
@@ -74,6 +80,38 @@ public final class ReplicaLaunch {
             }
         }
         throw new IOException("found no metrics port m with m + 1 free in 20 attempts");
+    }
+
+    /**
+     * {@code count} transport ports and a metrics port {@code m} with {@code m + 1 .. m + count - 1} free as
+     * well (node {@code i}'s metrics): {port of node 0, ..., port of node count - 1, m}.
+     */
+    public static int[] freePorts(int count) throws IOException {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            List<ServerSocket> held = new ArrayList<>();
+            try {
+                int[] ports = new int[count + 1];
+                for (int i = 0; i < count; i++) {
+                    ServerSocket socket = new ServerSocket(0);
+                    held.add(socket);
+                    ports[i] = socket.getLocalPort();
+                }
+                ServerSocket metrics = new ServerSocket(0);
+                held.add(metrics);
+                for (int i = 1; i < count; i++) {
+                    held.add(new ServerSocket(metrics.getLocalPort() + i));
+                }
+                ports[count] = metrics.getLocalPort();
+                return ports;
+            } catch (IOException taken) {
+                // a neighbour of the metrics port was in use: draw again.
+            } finally {
+                for (ServerSocket socket : held) {
+                    socket.close();
+                }
+            }
+        }
+        throw new IOException("found no metrics port m with m + 1 .. m + " + (count - 1) + " free in 20 attempts");
     }
 
     /** The command that starts replica {@code node} of {@code config} with this JVM and class path. */

@@ -15,23 +15,20 @@ final class ProcessClients {
     private ProcessClients() {}
 
     /**
-     * A client named {@code id} for the cluster of {@code cluster}, resending to the other replica after
-     * half the failure timeout and giving up after {@code requestTimeout}.
+     * A client named {@code id} for the cluster of {@code cluster}, resending (to the other replica, or to every
+     * execution replica for the quorum profiles, which need {@code r + 1} matching replies) after half the
+     * failure timeout and giving up after {@code requestTimeout}.
      */
     static EveClient connect(ClusterConfig cluster, int id, Duration requestTimeout) {
         Map<Integer, InetSocketAddress> peers = new HashMap<>();
-        int[] replicas = new int[cluster.nodes().size()];
-        for (int i = 0; i < replicas.length; i++) {
-            NodeAddress node = cluster.nodes().get(i);
+        for (NodeAddress node : cluster.nodes()) {
             peers.put(node.id(), new InetSocketAddress(node.host(), node.port()));
-            replicas[i] = node.id();
         }
         NettyTransport transport = NettyTransport.builder()
                 .self(id)
                 .peers(peers)
                 .maxFrameBytes(cluster.maxFrameBytes())
                 .build();
-        Duration attempt = cluster.failureTimeout().dividedBy(2).plusMillis(100);
-        return new EveClient(transport, ClientConfig.of(replicas).withTimeouts(attempt, requestTimeout));
+        return new EveClient(transport, ClientConfig.forCluster(cluster, requestTimeout));
     }
 }

@@ -18,7 +18,8 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * A primary-backup pair of the key-value sample as two replica JVMs on 127.0.0.1, started with this
+ * A primary-backup pair (or a crash or bft cluster, {@link #startQuorum}) of the key-value sample as replica
+ * JVMs on 127.0.0.1, started with this
  * JVM's {@code java.home} and class path. Writes the cluster configuration (free ports) and each
  * process's output to its work directory, kills and restarts replicas, and reads their {@code /status}.
  * Closing kills every process it started, and a shutdown hook does the same if the test JVM exits first.
@@ -32,7 +33,7 @@ final class ReplicaProcesses implements AutoCloseable {
     private final Path[] nodeConfigs;
     private final int[] transportPorts;
     private final int metricsPort;
-    private final Process[] replicas = new Process[2];
+    private final Process[] replicas;
     private final List<Process> started = new ArrayList<>();
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
@@ -45,6 +46,7 @@ final class ReplicaProcesses implements AutoCloseable {
         this.nodeConfigs = nodeConfigs.clone();
         this.transportPorts = transportPorts;
         this.metricsPort = metricsPort;
+        this.replicas = new Process[nodeConfigs.length];
     }
 
     /** Writes a configuration with free ports into {@code workDir} and starts both replicas. */
@@ -68,7 +70,37 @@ final class ReplicaProcesses implements AutoCloseable {
     }
 
     /**
-     * Starts both replicas, each with its own configuration ({@code nodeConfigs[n]}, which may route its
+     * A cluster of the quorum profile {@code profile} ("crash": 3 processes, "bft": 4) with free ports, a
+     * failure (view) timeout of 2 s and retransmissions every 50 ms, started and answering its status.
+     */
+    static ReplicaProcesses startQuorum(Path workDir, String profile) throws IOException, InterruptedException {
+        Files.createDirectories(workDir);
+        int count = profile.equals("bft") ? 4 : 3;
+        int[] ports = ReplicaLaunch.freePorts(count);
+        List<String> nodes = new ArrayList<>();
+        for (int node = 0; node < count; node++) {
+            nodes.add(node + "@127.0.0.1:" + ports[node]);
+        }
+        Path config = workDir.resolve("cluster.properties");
+        Files.writeString(
+                config,
+                String.join(
+                        "\n",
+                        "profile=" + profile,
+                        "nodes=" + String.join(", ", nodes),
+                        "executor.threads=4",
+                        "heartbeat.interval-ms=50",
+                        "failure.timeout-ms=2000",
+                        "metrics.port=" + ports[count],
+                        ""),
+                StandardCharsets.UTF_8);
+        Path[] configs = new Path[count];
+        java.util.Arrays.fill(configs, config);
+        return start(workDir, config, configs, java.util.Arrays.copyOf(ports, count), ports[count]);
+    }
+
+    /**
+     * Starts every replica, each with its own configuration ({@code nodeConfigs[n]}, which may route its
      * links through proxies); {@code clientConfig} is what clients read.
      */
     static ReplicaProcesses start(
@@ -78,10 +110,12 @@ final class ReplicaProcesses implements AutoCloseable {
                 new ReplicaProcesses(workDir, clientConfig, nodeConfigs, transportPorts, metricsPort);
         Runtime.getRuntime().addShutdownHook(cluster.killOnExit);
         try {
-            cluster.launch(0, false);
-            cluster.launch(1, false);
-            cluster.awaitStatus(0, status -> true, Duration.ofSeconds(20));
-            cluster.awaitStatus(1, status -> true, Duration.ofSeconds(20));
+            for (int node = 0; node < nodeConfigs.length; node++) {
+                cluster.launch(node, false);
+            }
+            for (int node = 0; node < nodeConfigs.length; node++) {
+                cluster.awaitStatus(node, status -> true, Duration.ofSeconds(30));
+            }
         } catch (IOException | InterruptedException | RuntimeException e) {
             cluster.close();
             throw e;
@@ -108,7 +142,7 @@ final class ReplicaProcesses implements AutoCloseable {
     int primary(Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() - deadline < 0) {
-            for (int node = 0; node < 2; node++) {
+            for (int node = 0; node < replicas.length; node++) {
                 if (status(node).map(ReplicaLaunch.Status::primary).orElse(false)) {
                     return node;
                 }
@@ -201,6 +235,32 @@ final class ReplicaProcesses implements AutoCloseable {
         }
         throw new AssertionError("the replicas did not reach the same stable batch (at least " + atLeast + ") within "
                 + limit + ": node 0 " + last[0] + ", node 1 " + last[1] + "; logs in " + workDir);
+    }
+
+    /**
+     * Waits until the replicas {@code nodes} report the same last stable batch, at least {@code atLeast},
+     * with the same state root, and returns their statuses then.
+     */
+    ReplicaLaunch.Status[] awaitSameState(long atLeast, Duration limit, int... nodes) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        ReplicaLaunch.Status[] last = new ReplicaLaunch.Status[nodes.length];
+        while (System.nanoTime() - deadline < 0) {
+            boolean same = true;
+            for (int i = 0; i < nodes.length; i++) {
+                last[i] = status(nodes[i]).orElse(null);
+                same &= last[i] != null
+                        && last[i].stableSeq() >= atLeast
+                        && last[i].stableSeq() == last[0].stableSeq()
+                        && last[i].stableRoot().equals(last[0].stableRoot());
+            }
+            if (same) {
+                return last;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the replicas " + java.util.Arrays.toString(nodes) + " did not reach the same state"
+                + " (at least batch " + atLeast + ") within " + limit + ": " + java.util.Arrays.toString(last)
+                + "; logs in " + workDir);
     }
 
     @Override

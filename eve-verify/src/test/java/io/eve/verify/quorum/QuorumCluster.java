@@ -1,0 +1,124 @@
+package io.eve.verify.quorum;
+
+import io.eve.client.ClientConfig;
+import io.eve.client.EveClient;
+import io.eve.mixer.Mixer;
+import io.eve.mixer.conflict.KeyConflictMixer;
+import io.eve.transport.LocalNetwork;
+import io.eve.verify.primarybackup.CounterApp;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+
+/** A crash (3 processes) or bft (4 processes) cluster of {@link CounterApp} over a {@link LocalNetwork}. */
+final class QuorumCluster implements AutoCloseable {
+    final LocalNetwork network = new LocalNetwork();
+    final QuorumConfig base;
+    final QuorumProcess[] processes;
+    final CounterApp[] apps;
+    final List<Throwable> failures = new CopyOnWriteArrayList<>();
+    private final Mixer mixer;
+    private final List<EveClient> clients = new ArrayList<>();
+
+    private QuorumCluster(QuorumConfig base, Mixer mixer) {
+        this.base = base;
+        this.mixer = mixer;
+        int count = base.processes().length;
+        this.processes = new QuorumProcess[count];
+        this.apps = new CounterApp[count];
+        for (int node = 0; node < count; node++) {
+            start(node, false);
+        }
+    }
+
+    /** Three processes, each an execution replica and a verifier (u = 1, r = 0). */
+    static QuorumCluster crash() {
+        return crash(KeyConflictMixer.unbounded());
+    }
+
+    static QuorumCluster crash(Mixer mixer) {
+        return new QuorumCluster(tuned(QuorumConfig.crash(new int[] {0, 1, 2}, 0)), mixer);
+    }
+
+    /** Four verifiers, the first three also execution replicas (u = r = 1). */
+    static QuorumCluster bft() {
+        return new QuorumCluster(tuned(QuorumConfig.bft(new int[] {0, 1, 2, 3}, 0)), KeyConflictMixer.unbounded());
+    }
+
+    /** Failure timeouts of a second: the machine may be loaded by other builds. */
+    private static QuorumConfig tuned(QuorumConfig config) {
+        return config.withTimeouts(1_000_000_000L, 50_000_000L).withBatching(4, 16, 1_000_000L);
+    }
+
+    void start(int node, boolean joining) {
+        apps[node] = new CounterApp();
+        processes[node] = QuorumProcess.builder()
+                .config(base.withSelf(node))
+                .transport(network.join(node))
+                .application(apps[node])
+                .mixer(mixer)
+                .executorThreads(2)
+                .joining(joining)
+                .onFailure(failures::add)
+                .build();
+        processes[node].start();
+    }
+
+    void crash(int node) {
+        processes[node].close();
+    }
+
+    EveClient client(int id) {
+        EveClient client = new EveClient(
+                network.join(id),
+                ClientConfig.of(base.executionReplicas())
+                        .withTimeouts(Duration.ofMillis(500), Duration.ofSeconds(40))
+                        .withQuorumReplies(base.responseQuorum()));
+        clients.add(client);
+        return client;
+    }
+
+    /** Waits until every execution replica in {@code nodes} committed the same state, and returns its summary. */
+    QuorumProcess.StateSummary awaitEqualStates(int... nodes) {
+        QuorumProcess.StateSummary[] seen = new QuorumProcess.StateSummary[1];
+        await("equal committed states on " + java.util.Arrays.toString(nodes), () -> {
+            QuorumProcess.StateSummary first = processes[nodes[0]].summary();
+            for (int node : nodes) {
+                if (!processes[node].summary().equals(first)) {
+                    return false;
+                }
+            }
+            seen[0] = first;
+            return true;
+        });
+        return seen[0];
+    }
+
+    static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting until " + what, e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        clients.forEach(EveClient::close);
+        for (QuorumProcess process : processes) {
+            if (process != null) {
+                process.close();
+            }
+        }
+        network.close();
+    }
+}

@@ -1,0 +1,75 @@
+package io.eve.verify.quorum;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The crash and bft profiles running for real in one JVM, over a {@link io.eve.transport.LocalNetwork}. */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class QuorumIT {
+
+    @Test
+    void shouldServeConcurrentClientsWithTheCrashProfile() throws Exception {
+        try (QuorumCluster cluster = QuorumCluster.crash();
+                CounterLoad load = new CounterLoad(cluster, 4)) {
+            load.awaitProgress(200);
+            load.stop();
+            cluster.awaitEqualStates(0, 1, 2);
+            for (int node = 0; node < 3; node++) {
+                load.assertState(cluster.apps[node]);
+            }
+            assertThat(cluster.processes[0].isPrimary()).isTrue();
+            assertThat(cluster.processes[0].role()).isEqualTo("execution primary + verifier");
+            assertThat(cluster.processes[1].metrics().batchesCommitted()).isPositive();
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldServeConcurrentClientsWithTheBftProfile() throws Exception {
+        try (QuorumCluster cluster = QuorumCluster.bft();
+                CounterLoad load = new CounterLoad(cluster, 4)) {
+            load.awaitProgress(200);
+            load.stop();
+            cluster.awaitEqualStates(0, 1, 2);
+            for (int node = 0; node < 3; node++) {
+                load.assertState(cluster.apps[node]);
+            }
+            assertThat(cluster.processes[3].role()).isEqualTo("verifier");
+            assertThat(cluster.processes[3].summary()).isNull();
+            QuorumCluster.await("the verifier-only process commits", () -> cluster.processes[3].verified() > 0);
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldCatchUpARestartedReplicaByTransferWithTheCrashProfile() throws Exception {
+        restartUnderLoad(QuorumCluster.crash());
+    }
+
+    @Test
+    void shouldCatchUpARestartedReplicaByTransferWithTheBftProfile() throws Exception {
+        restartUnderLoad(QuorumCluster.bft());
+    }
+
+    private static void restartUnderLoad(QuorumCluster created) throws Exception {
+        try (QuorumCluster cluster = created;
+                CounterLoad load = new CounterLoad(cluster, 4)) {
+            load.awaitProgress(50);
+            cluster.crash(2);
+            load.awaitProgress(100);
+            cluster.start(2, true);
+            QuorumCluster.await(
+                    "the restarted replica catches up", () -> cluster.processes[2].transfersInstalled() > 0);
+            load.awaitProgress(100);
+            load.stop();
+            cluster.awaitEqualStates(0, 1, 2);
+            for (int node = 0; node < 3; node++) {
+                load.assertState(cluster.apps[node]);
+            }
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+}

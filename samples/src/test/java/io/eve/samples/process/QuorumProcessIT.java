@@ -1,0 +1,88 @@
+package io.eve.samples.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The quorum profiles as deployed: crash (3 replica JVMs) and bft (4), TCP on 127.0.0.1, closed-loop
+ * clients in this JVM. A replica is SIGKILLed under load and restarted with {@code --join}; no
+ * acknowledged write may be lost or applied twice (the load's version check), and every execution replica
+ * ends at the same stable batch with the same state root. Logs in {@code target/process-it/<test>/}.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class QuorumProcessIT {
+    private static final int OBJECTS = 10_000;
+    private static final Duration PROGRESS_LIMIT = Duration.ofSeconds(15);
+    private static final Duration AGREEMENT_LIMIT = Duration.ofSeconds(20);
+
+    @Test
+    void shouldKeepEveryAcknowledgedWriteWhenTheCrashPrimaryIsKilledAndRejoins(TestInfo test) throws Exception {
+        try (ReplicaProcesses cluster = ReplicaProcesses.startQuorum(workDir(test), "crash")) {
+            ClosedLoopLoad load = ClosedLoopLoad.start(cluster.config(), 5_000, 8, OBJECTS);
+            ClosedLoopLoad.Result result;
+            try {
+                load.awaitAcknowledged(300, PROGRESS_LIMIT);
+                int primary = cluster.primary(PROGRESS_LIMIT);
+                cluster.kill(primary);
+                load.awaitAcknowledged(load.acknowledged() + 300, PROGRESS_LIMIT);
+                cluster.restartJoining(primary);
+                cluster.awaitStatus(primary, status -> status.transfers() > 0, AGREEMENT_LIMIT);
+                load.awaitAcknowledged(load.acknowledged() + 300, PROGRESS_LIMIT);
+            } finally {
+                result = load.stop();
+            }
+            assertCorrect(result);
+            cluster.awaitSameState(1, AGREEMENT_LIMIT, 0, 1, 2);
+            assertThat(cluster.status(0).orElseThrow().view())
+                    .as("the primary's death changed the view")
+                    .isPositive();
+        }
+    }
+
+    @Test
+    void shouldKeepEveryAcknowledgedWriteWhenABftReplicaIsKilledAndRejoins(TestInfo test) throws Exception {
+        try (ReplicaProcesses cluster = ReplicaProcesses.startQuorum(workDir(test), "bft")) {
+            ClosedLoopLoad load = ClosedLoopLoad.start(cluster.config(), 6_000, 8, OBJECTS);
+            ClosedLoopLoad.Result result;
+            try {
+                load.awaitAcknowledged(300, PROGRESS_LIMIT);
+                int primary = cluster.primary(PROGRESS_LIMIT);
+                int victim = (primary + 1) % 3;
+                cluster.kill(victim);
+                load.awaitAcknowledged(load.acknowledged() + 300, PROGRESS_LIMIT);
+                cluster.restartJoining(victim);
+                cluster.awaitStatus(victim, status -> status.transfers() > 0, AGREEMENT_LIMIT);
+                load.awaitAcknowledged(load.acknowledged() + 300, PROGRESS_LIMIT);
+            } finally {
+                result = load.stop();
+            }
+            assertCorrect(result);
+            cluster.awaitSameState(1, AGREEMENT_LIMIT, 0, 1, 2);
+            assertThat(cluster.status(3).orElseThrow().role()).isEqualTo("verifier");
+        }
+    }
+
+    private static void assertCorrect(ClosedLoopLoad.Result result) {
+        assertThat(result.wrong()).as("wrong replies: %s", result.problems()).isZero();
+        assertThat(result.failed()).as("failed requests: %s", result.problems()).isZero();
+    }
+
+    static Path workDir(TestInfo test) throws IOException {
+        String name = test.getTestMethod().orElseThrow().getName();
+        Path dir = Path.of("target", "process-it", name);
+        try (var old = Files.list(Files.createDirectories(dir))) {
+            for (Path file : (Iterable<Path>) old::iterator) {
+                Files.delete(file);
+            }
+        }
+        return dir;
+    }
+}
