@@ -5,6 +5,13 @@ import io.eve.client.EveClient;
 import io.eve.mixer.Mixer;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.transport.LocalNetwork;
+import io.eve.transport.Transport;
+import io.eve.transport.wire.FrameCodec;
+import io.eve.verify.auth.AuthenticatingTransport;
+import io.eve.verify.auth.Authenticator;
+import io.eve.verify.auth.Envelopes;
+import io.eve.verify.auth.MacEvidence;
+import io.eve.verify.auth.MacKeys;
 import io.eve.verify.primarybackup.CounterApp;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,11 +27,13 @@ final class QuorumCluster implements AutoCloseable {
     final CounterApp[] apps;
     final List<Throwable> failures = new CopyOnWriteArrayList<>();
     private final Mixer mixer;
+    private final MacKeys keys;
     private final List<EveClient> clients = new ArrayList<>();
 
     private QuorumCluster(QuorumConfig base, Mixer mixer) {
         this.base = base;
         this.mixer = mixer;
+        this.keys = MacKeys.insecureForTests(7, base.processes());
         int count = base.processes().length;
         this.processes = new QuorumProcess[count];
         this.apps = new CounterApp[count];
@@ -54,9 +63,18 @@ final class QuorumCluster implements AutoCloseable {
 
     void start(int node, boolean joining) {
         apps[node] = new CounterApp();
+        Transport transport = network.join(node);
+        Evidence evidence = Evidence.PLAIN;
+        if (base.r() >= 1) {
+            // bft: every message between the processes authenticated, as the CLI runs it.
+            Envelopes envelopes = new Envelopes(new Authenticator(keys, node), new FrameCodec(16 << 20));
+            transport = new AuthenticatingTransport(transport, envelopes);
+            evidence = new MacEvidence(envelopes);
+        }
         processes[node] = QuorumProcess.builder()
                 .config(base.withSelf(node))
-                .transport(network.join(node))
+                .transport(transport)
+                .evidence(evidence)
                 .application(apps[node])
                 .mixer(mixer)
                 .executorThreads(2)

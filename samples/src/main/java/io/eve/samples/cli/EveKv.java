@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "eve-kv 0.1.0",
         description = "The Eve key-value sample: replicas, clients and a multi-process demo.",
-        subcommands = {ReplicaCommand.class, ClientCommand.class, DemoCommand.class})
+        subcommands = {ReplicaCommand.class, ClientCommand.class, DemoCommand.class, KeysCommand.class})
 public final class EveKv implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

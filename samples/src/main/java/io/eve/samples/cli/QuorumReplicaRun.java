@@ -3,13 +3,22 @@ package io.eve.samples.cli;
 import com.sun.net.httpserver.HttpServer;
 import io.eve.Application;
 import io.eve.config.ClusterConfig;
+import io.eve.config.ConfigException;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.transport.Transport;
+import io.eve.transport.wire.FrameCodec;
+import io.eve.verify.auth.AuthenticatingTransport;
+import io.eve.verify.auth.Authenticator;
+import io.eve.verify.auth.Envelopes;
+import io.eve.verify.auth.MacEvidence;
+import io.eve.verify.auth.MacKeys;
+import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumProcess;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -20,6 +29,23 @@ import java.util.concurrent.TimeUnit;
  */
 final class QuorumReplicaRun {
     private QuorumReplicaRun() {}
+
+    /**
+     * The authenticators of a bft node (docs/quorum.md, "Authenticators"): the key file named by
+     * {@code auth.keys-file}, relative to the configuration file's folder.
+     */
+    static Envelopes envelopes(ClusterConfig cluster, Path configFile, int node) throws IOException {
+        if (cluster.authKeysFile() == null) {
+            throw new ConfigException("the " + cluster.profile().key() + " profile (r = " + cluster.r()
+                    + ") authenticates every message between replicas and needs auth.keys-file; generate one"
+                    + " with: ./eve keys --config " + configFile + " --out <file>");
+        }
+        Path dir = configFile.toAbsolutePath().getParent();
+        Path keysFile = dir.resolve(cluster.authKeysFile());
+        int[] ids = cluster.nodes().stream().mapToInt(n -> n.id()).toArray();
+        MacKeys keys = MacKeys.load(keysFile, ids);
+        return new Envelopes(new Authenticator(keys, node), new FrameCodec(cluster.maxFrameBytes()));
+    }
 
     /** The protocol settings of node {@code node} of a crash or bft cluster. */
     static QuorumConfig quorumConfig(ClusterConfig cluster, int node) {
@@ -39,6 +65,7 @@ final class QuorumReplicaRun {
     /** Runs until the process fails (returns 1) or is stopped. */
     static int run(
             ClusterConfig cluster,
+            Path configFile,
             int node,
             boolean join,
             Transport transport,
@@ -47,9 +74,11 @@ final class QuorumReplicaRun {
             long statusEveryMillis)
             throws IOException, InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
+        Envelopes envelopes = cluster.r() >= 1 ? envelopes(cluster, configFile, node) : null;
         QuorumProcess process = QuorumProcess.builder()
                 .config(quorumConfig(cluster, node))
-                .transport(transport)
+                .transport(envelopes == null ? transport : new AuthenticatingTransport(transport, envelopes))
+                .evidence(envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes))
                 .application(application)
                 .mixer(KeyConflictMixer.unbounded())
                 .executorThreads(cluster.executorThreads())

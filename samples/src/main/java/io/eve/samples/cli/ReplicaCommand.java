@@ -62,7 +62,8 @@ final class ReplicaCommand implements Callable<Integer> {
                 .build();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         if (cluster.profile().quorum()) {
-            return QuorumReplicaRun.run(cluster, node, join, transport, store.build(), registry, statusEveryMillis);
+            return QuorumReplicaRun.run(
+                    cluster, config, node, join, transport, store.build(), registry, statusEveryMillis);
         }
         CountDownLatch stopped = new CountDownLatch(1);
         int first = cluster.nodes().get(0).id();

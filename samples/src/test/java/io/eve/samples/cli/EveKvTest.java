@@ -47,4 +47,26 @@ class EveKvTest {
                 .isNotZero();
         assertThat(errors.toString()).startsWith("error: ").contains("missing.properties");
     }
+
+    @Test
+    void shouldRefuseABftReplicaWithoutKeysAndNameTheSetting(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("bft.properties");
+        Files.writeString(
+                config,
+                "profile=bft\nnodes=0@127.0.0.1:1, 1@127.0.0.1:2, 2@127.0.0.1:3, 3@127.0.0.1:4\nmetrics.port=0\n");
+        assertThat(run("replica", "--config", config.toString(), "--node", "0")).isNotZero();
+        assertThat(errors.toString()).contains("auth.keys-file").contains("./eve keys");
+    }
+
+    @Test
+    void shouldWriteAKeyFileTheReplicasAccept(@TempDir Path dir) throws Exception {
+        Path keys = dir.resolve("keys.properties");
+        assertThat(run("keys", "--config", "../config/bft.properties", "--out", keys.toString()))
+                .isZero();
+        assertThat(io.eve.verify.auth.MacKeys.load(keys, new int[] {0, 1, 2, 3}).ids())
+                .containsExactly(0, 1, 2, 3);
+        assertThat(run("keys", "--config", "../config/bft.properties", "--out", keys.toString()))
+                .as("never overwrites a key file")
+                .isNotZero();
+    }
 }

@@ -92,8 +92,16 @@ final class ReplicaProcesses implements AutoCloseable {
                         "heartbeat.interval-ms=50",
                         "failure.timeout-ms=2000",
                         "metrics.port=" + ports[count],
-                        ""),
+                        profile.equals("bft") ? "auth.keys-file=keys.properties\n" : ""),
                 StandardCharsets.UTF_8);
+        if (profile.equals("bft")) {
+            // Every message between the replicas is authenticated (docs/quorum.md): a fresh key file per run.
+            Path keys = workDir.resolve("keys.properties");
+            Files.deleteIfExists(keys);
+            io.eve.verify.auth.MacKeys.generate(
+                            java.util.stream.IntStream.range(0, count).toArray(), new java.security.SecureRandom())
+                    .write(keys);
+        }
         Path[] configs = new Path[count];
         java.util.Arrays.fill(configs, config);
         return start(workDir, config, configs, java.util.Arrays.copyOf(ports, count), ports[count]);
