@@ -40,6 +40,9 @@ import java.util.Set;
  * @param failureTimeout silence after which a replica counts as failed
  * @param maxFrameBytes the largest message accepted from the network
  * @param metricsPort first port of the Prometheus endpoints (node i listens on metricsPort + i); 0: off
+ * @param transport how replicas reach each other: {@code netty} (TCP, the default), {@code rdma} or
+ *     {@code auto} (verification traffic over one-sided RDMA writes, module eve-rdma; clients always TCP)
+ * @param rdmaNodes for {@code rdma} and {@code auto}: each replica's RDMA NIC address and control port
  */
 public record ClusterConfig(
         Profile profile,
@@ -57,7 +60,9 @@ public record ClusterConfig(
         int r,
         List<Integer> executionReplicas,
         List<Integer> verifiers,
-        String authKeysFile) {
+        String authKeysFile,
+        String transport,
+        List<NodeAddress> rdmaNodes) {
 
     /** The verification protocol a cluster runs. */
     public enum Profile {
@@ -107,10 +112,28 @@ public record ClusterConfig(
             "quorum.r",
             "quorum.execution-replicas",
             "quorum.verifiers",
-            "auth.keys-file");
+            "auth.keys-file",
+            "transport",
+            "rdma.nodes");
 
     public ClusterConfig {
         nodes = List.copyOf(nodes);
+        rdmaNodes = List.copyOf(rdmaNodes);
+        if (!List.of("netty", "rdma", "auto").contains(transport)) {
+            throw new ConfigException("transport = '" + transport + "' is not one of netty, rdma, auto");
+        }
+        if (!transport.equals("netty")) {
+            java.util.Set<Integer> replicaIds = new java.util.TreeSet<>();
+            nodes.forEach(node -> replicaIds.add(node.id()));
+            java.util.Set<Integer> rdmaIds = new java.util.TreeSet<>();
+            rdmaNodes.forEach(node -> rdmaIds.add(node.id()));
+            if (!rdmaIds.equals(replicaIds)) {
+                throw new ConfigException("transport = " + transport + " needs rdma.nodes with an address for every"
+                        + " node " + replicaIds + " (its RDMA NIC and control port), got " + rdmaIds);
+            }
+        } else if (!rdmaNodes.isEmpty()) {
+            throw new ConfigException("rdma.nodes is set but transport = netty; set transport = rdma or auto");
+        }
         if (profile == Profile.PRIMARY_BACKUP && nodes.size() != 2) {
             throw new ConfigException(
                     "nodes lists " + nodes.size() + " replicas; the primary-backup profile needs exactly 2");
@@ -207,7 +230,21 @@ public record ClusterConfig(
                 roles.r(),
                 roles.executionReplicas(),
                 roles.verifiers(),
-                roles.authKeysFile());
+                roles.authKeysFile(),
+                properties.getProperty("transport", "netty").trim().toLowerCase(Locale.ROOT),
+                properties.getProperty("rdma.nodes") == null
+                        ? List.of()
+                        : parseNodes("rdma.nodes", properties.getProperty("rdma.nodes")));
+    }
+
+    /** The RDMA address (NIC and control port) of node {@code id}; only for transport rdma or auto. */
+    public NodeAddress rdmaNode(int id) {
+        for (NodeAddress node : rdmaNodes) {
+            if (node.id() == id) {
+                return node;
+            }
+        }
+        throw new ConfigException("node id " + id + " is not in rdma.nodes " + rdmaNodes);
     }
 
     /** The node with id {@code id}. */
@@ -248,13 +285,18 @@ public record ClusterConfig(
 
     /** Parses {@code id@host:port, id@host:port, ...}. */
     static List<NodeAddress> parseNodes(String value) {
+        return parseNodes("nodes", value);
+    }
+
+    /** Parses the list of {@code id@host:port} entries of setting {@code key}, naming it in errors. */
+    static List<NodeAddress> parseNodes(String key, String value) {
         List<NodeAddress> nodes = new ArrayList<>();
         for (String part : value.split(",")) {
             String entry = part.trim();
             int at = entry.indexOf('@');
             int colon = entry.lastIndexOf(':');
             if (at <= 0 || colon <= at + 1 || colon == entry.length() - 1) {
-                throw new ConfigException("nodes entry '" + entry + "' is not of the form id@host:port");
+                throw new ConfigException(key + " entry '" + entry + "' is not of the form id@host:port");
             }
             int id;
             int port;
@@ -262,13 +304,13 @@ public record ClusterConfig(
                 id = Integer.parseInt(entry.substring(0, at));
                 port = Integer.parseInt(entry.substring(colon + 1));
             } catch (NumberFormatException e) {
-                throw new ConfigException("nodes entry '" + entry + "' has a non-numeric id or port");
+                throw new ConfigException(key + " entry '" + entry + "' has a non-numeric id or port");
             }
             if (id < 0) {
-                throw new ConfigException("nodes entry '" + entry + "': id " + id + " is negative");
+                throw new ConfigException(key + " entry '" + entry + "': id " + id + " is negative");
             }
             if (port < 1 || port > 65535) {
-                throw new ConfigException("nodes entry '" + entry + "': port " + port + " is outside 1..65535");
+                throw new ConfigException(key + " entry '" + entry + "': port " + port + " is outside 1..65535");
             }
             nodes.add(new NodeAddress(id, entry.substring(at + 1, colon), port));
         }

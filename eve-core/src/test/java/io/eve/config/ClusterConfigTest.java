@@ -60,4 +60,21 @@ class ClusterConfigTest {
         assertThat(config.nodes()).hasSize(2);
         assertThat(config.metricsPort()).isEqualTo(9100);
     }
+
+    @Test
+    void shouldReadTheTransportChoiceAndRequireRdmaAddressesForIt() throws IOException {
+        assertThat(parse(VALID).transport()).isEqualTo("netty");
+        ClusterConfig rdma = parse(VALID + "transport=auto\nrdma.nodes=0@10.0.0.1:7500, 1@10.0.0.2:7500\n");
+        assertThat(rdma.transport()).isEqualTo("auto");
+        assertThat(rdma.rdmaNode(1).host()).isEqualTo("10.0.0.2");
+        assertThatThrownBy(() -> parse(VALID + "transport=infiniband\n"))
+                .hasMessageContaining("transport = 'infiniband'");
+        assertThatThrownBy(() -> parse(VALID + "transport=rdma\nrdma.nodes=0@10.0.0.1:7500\n"))
+                .hasMessageContaining("rdma.nodes")
+                .hasMessageContaining("[0, 1]");
+        assertThatThrownBy(() -> parse(VALID + "rdma.nodes=0@10.0.0.1:7500, 1@10.0.0.2:7500\n"))
+                .hasMessageContaining("transport = netty");
+        assertThatThrownBy(() -> parse(VALID + "transport=rdma\nrdma.nodes=0@h, 1@h:1\n"))
+                .hasMessageContaining("rdma.nodes entry '0@h'");
+    }
 }

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.eve.config.ClusterConfig;
 import io.eve.config.NodeAddress;
 import io.eve.mixer.conflict.KeyConflictMixer;
+import io.eve.transport.Transport;
 import io.eve.transport.netty.NettyTransport;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
 import io.eve.verify.primarybackup.PrimaryBackupReplica;
@@ -54,12 +55,13 @@ final class ReplicaCommand implements Callable<Integer> {
         NodeAddress self = cluster.node(node);
         Map<Integer, InetSocketAddress> peers = new HashMap<>();
         cluster.nodes().forEach(n -> peers.put(n.id(), new InetSocketAddress(n.host(), n.port())));
-        NettyTransport transport = NettyTransport.builder()
+        NettyTransport netty = NettyTransport.builder()
                 .self(node)
                 .listen(new InetSocketAddress(self.host(), self.port()))
                 .peers(peers)
                 .maxFrameBytes(cluster.maxFrameBytes())
                 .build();
+        Transport transport = ReplicaTransports.of(cluster, node, netty);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         if (cluster.profile().quorum()) {
             return QuorumReplicaRun.run(

@@ -69,4 +69,18 @@ class EveKvTest {
                 .as("never overwrites a key file")
                 .isNotZero();
     }
+
+    @Test
+    void shouldRefuseTransportRdmaOnAMachineWithoutItListingEveryFailedCheck(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("rdma.properties");
+        Files.writeString(
+                config,
+                "profile=primary-backup\nnodes=0@127.0.0.1:1, 1@127.0.0.1:2\nmetrics.port=0\n"
+                        + "transport=rdma\nrdma.nodes=0@127.0.0.1:7500, 1@127.0.0.1:7502\n");
+        org.junit.jupiter.api.Assumptions.assumeFalse(
+                io.eve.rdma.RdmaProbe.ofThisMachine(0).probe().available(), "this machine has RDMA");
+
+        assertThat(run("replica", "--config", config.toString(), "--node", "0")).isNotZero();
+        assertThat(errors.toString()).contains("RDMA").contains("libdisni");
+    }
 }

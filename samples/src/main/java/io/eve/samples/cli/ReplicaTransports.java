@@ -1,0 +1,62 @@
+package io.eve.samples.cli;
+
+import io.eve.config.ClusterConfig;
+import io.eve.config.NodeAddress;
+import io.eve.rdma.RdmaProbe;
+import io.eve.rdma.RdmaTransport;
+import io.eve.rdma.TransportMode;
+import io.eve.rdma.TransportSelector;
+import io.eve.transport.RoutedTransport;
+import io.eve.transport.Transport;
+import io.eve.transport.netty.NettyTransport;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The transport a replica runs on, per the configuration's {@code transport} (docs/rdma.md): Netty for
+ * everything, or the verification traffic between replicas over RDMA rings beside Netty for clients.
+ * With {@code auto} on a machine without RDMA (every check that failed is logged) the replica runs on
+ * Netty alone; with {@code rdma} it refuses to start, listing every failed check and its fix.
+ */
+final class ReplicaTransports {
+    /** Memory each replica may need to lock for its rings: one 1 MiB ring per peer, with room to spare. */
+    private static final long LOCKED_BYTES_PER_PEER = 2L << 20;
+
+    private ReplicaTransports() {}
+
+    /**
+     * @param netty the node's TCP transport, which clients use in every mode
+     */
+    static Transport of(ClusterConfig cluster, int node, NettyTransport netty) {
+        if (cluster.transport().equals("netty")) {
+            return netty;
+        }
+        TransportMode mode = TransportMode.parse(cluster.transport());
+        Set<Integer> replicas = cluster.nodes().stream().map(NodeAddress::id).collect(Collectors.toSet());
+        // rdma.nodes gives each replica's RDMA NIC address and port (DiSNI's connection manager); its
+        // control channel (descriptors, acknowledgements, the slow path) listens on the same host, port + 1.
+        Map<Integer, InetSocketAddress> control = new HashMap<>();
+        for (NodeAddress rdma : cluster.rdmaNodes()) {
+            control.put(rdma.id(), new InetSocketAddress(rdma.host(), rdma.port() + 1));
+        }
+        NodeAddress self = cluster.rdmaNode(node);
+        TransportSelector selector =
+                new TransportSelector(RdmaProbe.ofThisMachine(LOCKED_BYTES_PER_PEER * replicas.size()));
+        Transport peers = selector.select(
+                mode,
+                () -> netty,
+                fabric -> RdmaTransport.builder()
+                        .self(node)
+                        .listen(control.get(node))
+                        .peers(control::get)
+                        .fabric(fabric)
+                        .maxFrameBytes(cluster.maxFrameBytes())
+                        .build(),
+                node,
+                new InetSocketAddress(self.host(), self.port()));
+        return peers == netty ? netty : new RoutedTransport(peers, replicas, netty);
+    }
+}
