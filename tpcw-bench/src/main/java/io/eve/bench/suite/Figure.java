@@ -76,7 +76,14 @@ enum Figure {
                         measured);
             case PEER:
                 return new Sweep(
-                        List.of(Modes.UNREPLICATED_SEQUENTIAL, Modes.UNREPLICATED, "eve-pb", "eve-pb-netty", "ratis"),
+                        List.of(
+                                Modes.UNREPLICATED_SEQUENTIAL,
+                                Modes.UNREPLICATED,
+                                "eve-pb",
+                                "eve-pb-netty",
+                                "eve-crash",
+                                "eve-crash-netty",
+                                "ratis"),
                         List.of(4),
                         List.of(0L),
                         WorkKind.CPU,

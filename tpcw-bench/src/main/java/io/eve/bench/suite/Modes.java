@@ -25,6 +25,8 @@ final class Modes {
                 PrimaryBackupMode.sequentialReplication(),
                 PrimaryBackupMode.eve(),
                 PrimaryBackupMode.eveOverNetty(),
+                QuorumMode.crash(),
+                QuorumMode.crashOverNetty(),
                 new RatisMode(ratisStorage))) {
             modes.put(mode.id(), mode);
         }
