@@ -19,7 +19,12 @@ class TpcwBenchmarkIT {
         assertThat(exit).isZero(); // every point: roots equal, invariants hold, acknowledged == committed
 
         String json = Files.readString(out.resolve("tpcw-ordering.json"));
-        assertThat(json).contains("\"mode\": \"sequential\"", "\"mode\": \"unreplicated\"", "\"mode\": \"eve\"");
+        assertThat(json)
+                .contains(
+                        "\"mode\": \"sequential\"",
+                        "\"mode\": \"unreplicated\"",
+                        "\"mode\": \"eve\"",
+                        "\"mode\": \"eve-crash\"");
         assertThat(json).contains("\"rootsAgree\": true").doesNotContain("\"rootsAgree\": false");
         assertThat(json).doesNotContain("\"healthy\": false");
         byte[] png = Files.readAllBytes(out.resolve("tpcw-ordering.png"));

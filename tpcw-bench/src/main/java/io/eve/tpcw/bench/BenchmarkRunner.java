@@ -39,7 +39,7 @@ public final class BenchmarkRunner {
                 settings.thinkMillis(),
                 settings.seconds());
         List<ModeResult> results = new ArrayList<>();
-        int points = 1 + 2 * settings.threads().size() - (settings.threads().contains(1) ? 1 : 0);
+        int points = 1 + 3 * settings.threads().size() - (settings.threads().contains(1) ? 1 : 0);
         int point = 0;
         try (ProgressBar progress = new ProgressBar(err)) {
             String run = "tpcw" + RUNS.incrementAndGet();
@@ -53,6 +53,7 @@ public final class BenchmarkRunner {
                                 ? copy(sequential, "unreplicated")
                                 : measure("unreplicated", threads, ++point, points, progress, run));
                 results.add(measure("eve", threads, ++point, points, progress, run));
+                results.add(measure("eve-crash", threads, ++point, points, progress, run));
             }
         }
         printTable(results);
@@ -97,15 +98,23 @@ public final class BenchmarkRunner {
         LoadDriver driver = new LoadDriver(
                 settings.scale(), settings.mix(), settings.browsers(), settings.seed(), settings.thinkMillis());
         String label = "[" + point + "/" + points + "] " + mode + ", " + threads + " thread" + (threads > 1 ? "s" : "");
-        try (Target target = mode.equals("eve")
-                ? new EveTarget(
+        try (Target target = mode.equals("eve-crash")
+                ? new CrashTarget(
                         name,
                         settings.scale(),
                         settings.seed(),
                         threads,
                         settings.cartPartitions(),
                         settings.maxBatch())
-                : new PlainTarget("jdbc:h2:mem:" + name, settings.scale(), settings.seed(), threads)) {
+                : mode.equals("eve")
+                        ? new EveTarget(
+                                name,
+                                settings.scale(),
+                                settings.seed(),
+                                threads,
+                                settings.cartPartitions(),
+                                settings.maxBatch())
+                        : new PlainTarget("jdbc:h2:mem:" + name, settings.scale(), settings.seed(), threads)) {
             LoadDriver.Outcome outcome =
                     driver.run(target, settings.warmupSeconds(), settings.seconds(), progress, label);
             Target.RootCheck roots = target.checkRoots();

@@ -5,7 +5,7 @@ import java.util.Map;
 /**
  * What one mode at one thread count measured.
  *
- * @param mode "sequential", "unreplicated" or "eve"
+ * @param mode "sequential", "unreplicated", "eve" (primary-backup) or "eve-crash" (the crash profile)
  * @param threads execution threads (per replica for Eve)
  * @param throughput committed interactions per second in the measured window
  * @param p50Millis median latency of an interaction as the emulated browser saw it

@@ -22,6 +22,7 @@ public final class ThroughputChart {
         XYSeries sequential = new XYSeries("unreplicated, sequential");
         XYSeries unreplicated = new XYSeries("unreplicated, parallel");
         XYSeries eve = new XYSeries("Eve primary-backup");
+        XYSeries crash = new XYSeries("Eve crash profile");
         double baseline = results.stream()
                 .filter(r -> r.mode().equals("sequential"))
                 .mapToDouble(ModeResult::throughput)
@@ -33,10 +34,13 @@ public final class ThroughputChart {
                 sequential.add(r.threads(), baseline);
             } else if (r.mode().equals("eve")) {
                 eve.add(r.threads(), r.throughput());
+            } else if (r.mode().equals("eve-crash")) {
+                crash.add(r.threads(), r.throughput());
             }
         }
         XYSeriesCollection data = new XYSeriesCollection();
         data.addSeries(eve);
+        data.addSeries(crash);
         data.addSeries(unreplicated);
         data.addSeries(sequential);
         JFreeChart chart = ChartFactory.createXYLineChart(
