@@ -7,21 +7,16 @@ import io.eve.mixer.SequentialMixer;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.mixer.experiment.FalseNegativeMixer;
 import io.eve.mixer.experiment.FalsePositiveMixer;
-import io.eve.transport.LocalNetwork;
 import io.eve.transport.Transport;
-import io.eve.transport.netty.NettyTransport;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
 import io.eve.verify.primarybackup.PrimaryBackupReplica;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A primary-backup pair of {@link PrimaryBackupReplica}s in this JVM, over the in-JVM
- * {@link LocalNetwork} or over Netty on loopback. With the {@link SequentialMixer} and one execution
+ * {@code LocalNetwork} or over Netty on loopback. With the {@link SequentialMixer} and one execution
  * thread it is traditional agree-then-execute replication; with Eve's {@link KeyConflictMixer} (made
  * deliberately wrong by the workload's false-negative and false-positive rates) and T threads it is Eve.
  */
@@ -116,38 +111,22 @@ final class PrimaryBackupMode implements Mode {
     private static final class Pair implements Running {
         final List<PrimaryBackupReplica> replicas = new ArrayList<>();
         final List<EveClient> clients = new ArrayList<>();
-        private final boolean netty;
-        private final LocalNetwork network = new LocalNetwork();
-        private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
-        private final List<NettyTransport> serverTransports = new ArrayList<>();
+        private final SuiteNetwork network;
 
         Pair(boolean netty) {
-            this.netty = netty;
+            this.network = new SuiteNetwork(netty, FIRST_CLIENT);
         }
 
         Transport serverTransport(int node) {
-            if (!netty) {
-                return network.join(node);
-            }
-            NettyTransport transport = NettyTransport.builder()
-                    .self(node)
-                    .listen(new InetSocketAddress("127.0.0.1", 0))
-                    .peers(addresses::get)
-                    .build();
-            serverTransports.add(transport);
-            return transport;
+            return network.serverTransport(node);
         }
 
         void noteAddress(int node) {
-            if (netty) {
-                addresses.put(node, serverTransports.get(node).boundAddress());
-            }
+            network.noteAddress(node);
         }
 
         Transport clientTransport(int id) {
-            return netty
-                    ? NettyTransport.builder().self(id).peers(addresses::get).build()
-                    : network.join(id);
+            return network.clientTransport(id);
         }
 
         @Override
@@ -159,16 +138,7 @@ final class PrimaryBackupMode implements Mode {
 
         @Override
         public boolean isClientThread(Thread thread, ClientSide clientSide) {
-            String name = thread.getName();
-            if (name.startsWith("eve-client-")) {
-                return true;
-            }
-            if (name.startsWith("local-node-")) {
-                // LocalNetwork starts a node's inbox thread on the first message to it, possibly from a
-                // client's thread, so the node id, not the thread group, says whose it is.
-                return Integer.parseInt(name.substring("local-node-".length())) >= FIRST_CLIENT;
-            }
-            return netty && clientSide.owns(thread);
+            return network.isClientThread(thread, clientSide);
         }
 
         @Override

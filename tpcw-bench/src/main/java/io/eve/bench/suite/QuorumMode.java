@@ -2,21 +2,16 @@ package io.eve.bench.suite;
 
 import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
-import io.eve.transport.LocalNetwork;
 import io.eve.transport.Transport;
-import io.eve.transport.netty.NettyTransport;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumProcess;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Eve's crash profile (u = 1, r = 0, Eve §6.1): three {@link QuorumProcess}es in this JVM, each an
- * execution replica and a verifier, over the in-JVM {@link LocalNetwork} or over Netty on loopback (the
+ * execution replica and a verifier, over the in-JVM {@code LocalNetwork} or over Netty on loopback (the
  * comparison with Raft, which talks TCP). Clients accept the first reply (r + 1 = 1).
  */
 final class QuorumMode implements Mode {
@@ -98,38 +93,22 @@ final class QuorumMode implements Mode {
     private static final class Cluster implements Running {
         final List<QuorumProcess> processes = new ArrayList<>();
         final List<EveClient> clients = new ArrayList<>();
-        private final boolean netty;
-        private final LocalNetwork network = new LocalNetwork();
-        private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
-        private final Map<Integer, NettyTransport> serverTransports = new ConcurrentHashMap<>();
+        private final SuiteNetwork network;
 
         Cluster(boolean netty) {
-            this.netty = netty;
+            this.network = new SuiteNetwork(netty, FIRST_CLIENT);
         }
 
         Transport serverTransport(int node) {
-            if (!netty) {
-                return network.join(node);
-            }
-            NettyTransport transport = NettyTransport.builder()
-                    .self(node)
-                    .listen(new InetSocketAddress("127.0.0.1", 0))
-                    .peers(addresses::get)
-                    .build();
-            serverTransports.put(node, transport);
-            return transport;
+            return network.serverTransport(node);
         }
 
         void noteAddress(int node) {
-            if (netty) {
-                addresses.put(node, serverTransports.get(node).boundAddress());
-            }
+            network.noteAddress(node);
         }
 
         Transport clientTransport(int id) {
-            return netty
-                    ? NettyTransport.builder().self(id).peers(addresses::get).build()
-                    : network.join(id);
+            return network.clientTransport(id);
         }
 
         @Override
@@ -141,14 +120,7 @@ final class QuorumMode implements Mode {
 
         @Override
         public boolean isClientThread(Thread thread, ClientSide clientSide) {
-            String name = thread.getName();
-            if (name.startsWith("eve-client-")) {
-                return true;
-            }
-            if (name.startsWith("local-node-")) {
-                return Integer.parseInt(name.substring("local-node-".length())) >= FIRST_CLIENT;
-            }
-            return netty && clientSide.owns(thread);
+            return network.isClientThread(thread, clientSide);
         }
 
         @Override
