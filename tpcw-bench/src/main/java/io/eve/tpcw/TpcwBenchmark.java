@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "tpcw-benchmark",
         mixinStandardHelpOptions = true,
-        description = "TPC-W on H2: unreplicated sequential, unreplicated parallel and Eve primary-backup.")
+        description =
+                "TPC-W on H2: unreplicated sequential, unreplicated parallel, Eve primary-backup and the Eve crash profile.")
 public final class TpcwBenchmark implements Callable<Integer> {
     @Option(names = "--mix", description = "browsing, shopping or ordering (default: ${DEFAULT-VALUE})")
     private String mix = "shopping";
