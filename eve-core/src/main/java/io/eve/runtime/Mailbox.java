@@ -1,11 +1,18 @@
 package io.eve.runtime;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * Runs tasks one at a time, in the order they were submitted, like a single-threaded executor, but
@@ -58,6 +65,37 @@ public final class Mailbox implements AutoCloseable {
     /** Runs {@code task} after every task submitted before it, never on this thread. */
     public void post(Runnable task) {
         submit(task, false);
+    }
+
+    /**
+     * Runs {@code query} in this mailbox and waits up to {@code timeout} for its answer: a consistent read
+     * of what the mailbox's tasks own, from any thread but one running a task of this same mailbox (which
+     * would wait for itself).
+     *
+     * @throws TimeoutException if no answer came in time (the mailbox is busy, stopped or closed)
+     * @throws ExecutionException if the query threw
+     */
+    public <T> T ask(Supplier<T> query, Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        run(() -> {
+            try {
+                answer.complete(query.get());
+            } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
+            }
+        });
+        return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Daemon threads named {@code name}, for the executors mailboxes hand their work to. */
+    public static ThreadFactory daemonThreads(String name) {
+        Objects.requireNonNull(name, "name");
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     /** Whether no task is queued or running right now (a hint: it may change at once). */

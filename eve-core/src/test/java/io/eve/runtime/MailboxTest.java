@@ -1,6 +1,7 @@
 package io.eve.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -165,5 +166,22 @@ class MailboxTest {
         mailbox.run(() -> ran.add("after close"));
 
         assertThat(ran).isEmpty();
+    }
+
+    @Test
+    void shouldAnswerAQueryAfterTheTasksBeforeItAndReportItsFailure() throws Exception {
+        Mailbox mailbox = newMailbox(16);
+        List<String> state = new ArrayList<>();
+        mailbox.post(() -> state.add("written"));
+
+        assertThat(mailbox.ask(() -> List.copyOf(state), java.time.Duration.ofSeconds(10)))
+                .containsExactly("written");
+        assertThatThrownBy(() -> mailbox.ask(
+                        () -> {
+                            throw new IllegalStateException("no answer");
+                        },
+                        java.time.Duration.ofSeconds(10)))
+                .isInstanceOf(java.util.concurrent.ExecutionException.class)
+                .hasRootCauseMessage("no answer");
     }
 }

@@ -15,7 +15,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.security.SecureRandom;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -45,6 +44,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class PrimaryBackupReplica implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PrimaryBackupReplica.class);
+
+    /** How long a query from another thread waits for the replica's mailbox to answer. */
+    private static final java.time.Duration ANSWER_TIMEOUT = java.time.Duration.ofSeconds(5);
+
     private static final long TICK_MILLIS = 5;
     private static final int DRAIN_LIMIT = 256;
 
@@ -80,13 +83,15 @@ public final class PrimaryBackupReplica implements AutoCloseable {
         this.onFailure = builder.onFailure;
         this.nanoClock = builder.nanoClock;
         this.metrics = new ReplicaMetrics(builder.registry, config.self());
-        this.executors = Executors.newFixedThreadPool(builder.executorThreads, named("eve-exec-" + config.self()));
+        this.executors = Executors.newFixedThreadPool(
+                builder.executorThreads, Mailbox.daemonThreads("eve-exec-" + config.self()));
         this.stage = new ExecutionStage(
                 Objects.requireNonNull(builder.application, "application"),
                 Objects.requireNonNull(builder.mixer, "mixer"),
                 executors);
-        this.protocolThread = Executors.newSingleThreadScheduledExecutor(named("eve-protocol-" + config.self()));
-        this.stageThread = Executors.newSingleThreadExecutor(named("eve-stage-" + config.self()));
+        this.protocolThread =
+                Executors.newSingleThreadScheduledExecutor(Mailbox.daemonThreads("eve-protocol-" + config.self()));
+        this.stageThread = Executors.newSingleThreadExecutor(Mailbox.daemonThreads("eve-stage-" + config.self()));
         this.protocol = new Mailbox(protocolThread, DRAIN_LIMIT, this::fail);
         this.stageBox = new Mailbox(stageThread, DRAIN_LIMIT, this::fail);
         this.inlineBatchLimit = builder.inlineBatchLimit;
@@ -186,14 +191,6 @@ public final class PrimaryBackupReplica implements AutoCloseable {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory named(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
     public void start() {
         transport.start(
                 (from, message) -> protocol(() -> machine.onMessage(from, message, nanoClock.getAsLong(), now())));
@@ -238,9 +235,8 @@ public final class PrimaryBackupReplica implements AutoCloseable {
     /** The last stable batch and its root, read on the stage thread (safe from any thread). */
     public StateSummary summary() {
         try {
-            return ask(
-                    stageBox,
-                    () -> new StateSummary(stage.stableSeq(), stage.state().rootAt(stage.stableSeq())));
+            return stageBox.ask(
+                    () -> new StateSummary(stage.stableSeq(), stage.state().rootAt(stage.stableSeq())), ANSWER_TIMEOUT);
         } catch (Exception e) {
             throw new IllegalStateException("node " + config.self() + " did not report its state", e);
         }
@@ -261,23 +257,10 @@ public final class PrimaryBackupReplica implements AutoCloseable {
 
     private <T> T call(Supplier<T> query) {
         try {
-            return ask(protocol, query);
+            return protocol.ask(query, ANSWER_TIMEOUT);
         } catch (Exception e) {
             throw new IllegalStateException("node " + config.self() + " did not answer", e);
         }
-    }
-
-    /** Runs a query in a mailbox and waits for its answer (never from inside that mailbox). */
-    private <T> T ask(Mailbox mailbox, Supplier<T> query) throws Exception {
-        CompletableFuture<T> answer = new CompletableFuture<>();
-        mailbox.run(() -> {
-            try {
-                answer.complete(query.get());
-            } catch (RuntimeException e) {
-                answer.completeExceptionally(e);
-            }
-        });
-        return answer.get(5, TimeUnit.SECONDS);
     }
 
     private static long now() {

@@ -16,11 +16,9 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -46,6 +44,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class QuorumProcess implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QuorumProcess.class);
+
+    /** How long a query from another thread waits for the replica's mailbox to answer. */
+    private static final java.time.Duration ANSWER_TIMEOUT = java.time.Duration.ofSeconds(5);
+
     private static final long TICK_MILLIS = 5;
     private static final int DRAIN_LIMIT = 256;
 
@@ -85,13 +87,14 @@ public final class QuorumProcess implements AutoCloseable {
         builder.registry.gauge("eve.view", tags, viewGauge);
         builder.registry.gauge("eve.verifier.committed.seq", tags, verifiedGauge);
         builder.registry.gauge("eve.view.changes", tags, viewChangesGauge);
-        this.protocolThread = Executors.newSingleThreadScheduledExecutor(named("eve-protocol-" + self));
-        this.stageThread = Executors.newSingleThreadExecutor(named("eve-stage-" + self));
+        this.protocolThread = Executors.newSingleThreadScheduledExecutor(Mailbox.daemonThreads("eve-protocol-" + self));
+        this.stageThread = Executors.newSingleThreadExecutor(Mailbox.daemonThreads("eve-stage-" + self));
         this.protocol = new Mailbox(protocolThread, DRAIN_LIMIT, this::fail);
         this.stageBox = new Mailbox(stageThread, DRAIN_LIMIT, this::fail);
         this.inlineBatchLimit = builder.inlineBatchLimit;
         if (config.hostsExecution()) {
-            this.executors = Executors.newFixedThreadPool(builder.executorThreads, named("eve-exec-" + self));
+            this.executors =
+                    Executors.newFixedThreadPool(builder.executorThreads, Mailbox.daemonThreads("eve-exec-" + self));
             this.stage = new ExecutionStage(
                     Objects.requireNonNull(builder.application, "application"),
                     Objects.requireNonNull(builder.mixer, "mixer"),
@@ -114,14 +117,6 @@ public final class QuorumProcess implements AutoCloseable {
 
     static QuorumProcess create(QuorumProcessBuilder builder) {
         return new QuorumProcess(builder);
-    }
-
-    private static ThreadFactory named(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     public void start() {
@@ -271,9 +266,8 @@ public final class QuorumProcess implements AutoCloseable {
             return null;
         }
         try {
-            return ask(
-                    stageBox,
-                    () -> new StateSummary(stage.stableSeq(), stage.state().rootAt(stage.stableSeq())));
+            return stageBox.ask(
+                    () -> new StateSummary(stage.stableSeq(), stage.state().rootAt(stage.stableSeq())), ANSWER_TIMEOUT);
         } catch (Exception e) {
             throw new IllegalStateException("node " + self + " did not report its state", e);
         }
@@ -281,23 +275,10 @@ public final class QuorumProcess implements AutoCloseable {
 
     private <T> T call(Supplier<T> query) {
         try {
-            return ask(protocol, query);
+            return protocol.ask(query, ANSWER_TIMEOUT);
         } catch (Exception e) {
             throw new IllegalStateException("node " + self + " did not answer", e);
         }
-    }
-
-    /** Runs a query in a mailbox and waits for its answer (never from inside that mailbox). */
-    private <T> T ask(Mailbox mailbox, Supplier<T> query) throws Exception {
-        CompletableFuture<T> answer = new CompletableFuture<>();
-        mailbox.run(() -> {
-            try {
-                answer.complete(query.get());
-            } catch (RuntimeException e) {
-                answer.completeExceptionally(e);
-            }
-        });
-        return answer.get(5, TimeUnit.SECONDS);
     }
 
     private static long wallMillis() {
