@@ -17,10 +17,18 @@ import org.junit.jupiter.api.Timeout;
  * acknowledged write may be lost or applied twice (the load's version check), and every execution replica
  * ends at the same stable batch with the same state root. Logs in {@code target/process-it/<test>/}.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class QuorumProcessIT {
     private static final int OBJECTS = 10_000;
     private static final Duration PROGRESS_LIMIT = Duration.ofSeconds(15);
+
+    /**
+     * Progress after a process dies: the view changes it may take double their timeout each time (2, 4,
+     * 8 s here), and a run was seen needing three of them (view 1's leader was the dead process, view 2's
+     * primary stalled after its transfer), so recovery gets the sum of three timeouts and a margin.
+     */
+    private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(40);
+
     private static final Duration AGREEMENT_LIMIT = Duration.ofSeconds(20);
 
     @Test
@@ -32,7 +40,7 @@ class QuorumProcessIT {
                 load.awaitAcknowledged(300, PROGRESS_LIMIT);
                 int primary = cluster.primary(PROGRESS_LIMIT);
                 cluster.kill(primary);
-                load.awaitAcknowledged(load.acknowledged() + 300, PROGRESS_LIMIT);
+                load.awaitAcknowledged(load.acknowledged() + 300, RECOVERY_LIMIT);
                 cluster.restartJoining(primary);
                 cluster.awaitStatus(primary, status -> status.transfers() > 0, AGREEMENT_LIMIT);
                 load.awaitAcknowledged(load.acknowledged() + 300, PROGRESS_LIMIT);
@@ -57,7 +65,7 @@ class QuorumProcessIT {
                 int primary = cluster.primary(PROGRESS_LIMIT);
                 int victim = (primary + 1) % 3;
                 cluster.kill(victim);
-                load.awaitAcknowledged(load.acknowledged() + 300, PROGRESS_LIMIT);
+                load.awaitAcknowledged(load.acknowledged() + 300, RECOVERY_LIMIT);
                 cluster.restartJoining(victim);
                 cluster.awaitStatus(victim, status -> status.transfers() > 0, AGREEMENT_LIMIT);
                 load.awaitAcknowledged(load.acknowledged() + 300, PROGRESS_LIMIT);
