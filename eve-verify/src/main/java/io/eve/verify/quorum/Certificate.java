@@ -18,8 +18,12 @@ record Certificate(long view, Token token, List<Message> evidence) {
         return token.seq();
     }
 
-    /** Eve §6.1 view change: the highest batch wins, ties go to the later view. */
+    /**
+     * The order a new view chooses its start by (docs/quorum.md, "Which certificate"): the later view
+     * wins, then the higher batch. Ordering by batch first is safe but not live: a batch prepared in an
+     * old view, above the start of a later one, names a state every replica has since rolled back.
+     */
     boolean isAbove(Certificate other) {
-        return other == null || seq() > other.seq() || (seq() == other.seq() && view > other.view);
+        return other == null || view > other.view || (view == other.view && seq() > other.seq());
     }
 }

@@ -108,6 +108,16 @@ class QuorumSimulationTest {
     }
 
     /**
+     * The same stall, because the fix for seed 39 had reached the documentation but not
+     * {@code Certificate.isAbove}: view 2 chose a batch prepared in view 0 over the start of view 1, which
+     * every replica had rolled back to, and the views changed 238 times without progress.
+     */
+    @Test
+    void shouldPreferTheStartOfTheLatestViewOverAHigherBatchOfAnOlderOne() {
+        SimulationRunner.runSeed("crash-lossy", 5064, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
      * Found by the simulator (docs/quorum.md, findings): an execution replica cut off while batches 49 to 51
      * committed asked the verifiers about its own last batch, learned nothing new and never caught up; with
      * a Byzantine replica lying to clients, they could not get r + 1 matching replies. Also an echo of
