@@ -150,7 +150,7 @@ public final class ExecutionReplica {
         } else if (message instanceof VerifyResponse response && config.isVerifier(from)) {
             onVerifyResponse(from, response);
         } else if (message instanceof StateRequest request && config.isExecutionReplica(from) && from != self) {
-            actions.serveTransfer(from, request.baseSeq(), request.agreed());
+            onStateRequest(from, request);
         } else if (message instanceof ChainTransfer transfer && config.isExecutionReplica(from)) {
             onChainTransfer(transfer);
         }
@@ -460,6 +460,28 @@ public final class ExecutionReplica {
         }
         transferAskedAt = now;
         actions.send(server, new StateRequest(view, transferBase, transferTarget));
+    }
+
+    /**
+     * Serve a state transfer only from a state of the requester's view. The state served runs to this
+     * replica's last executed batch, past the agreed token: a replica still in an older view would hand
+     * out batches that the new view discards, and one that is joining or fetching state itself has none
+     * to give. (A new view's primary that installed such a state stalled its view: its own batches were
+     * dropped as already installed and its tokens chained to the old view's.) The requester asks another
+     * replica after a while, by which time this one has entered the view.
+     */
+    private void onStateRequest(int from, StateRequest request) {
+        if (request.view() != view || joining || transferTarget != null || applying) {
+            LOG.debug(
+                    "{}: not serving the state transfer asked by {} in view {} (here view {}{})",
+                    name,
+                    from,
+                    request.view(),
+                    view,
+                    joining || transferTarget != null ? ", catching up" : "");
+            return;
+        }
+        actions.serveTransfer(from, request.baseSeq(), request.agreed());
     }
 
     private void onChainTransfer(ChainTransfer transfer) {

@@ -160,4 +160,32 @@ class ExecutionReplicaTest {
                 .allMatch(b ->
                         b.view() == 1 && b.sequential() && b.batch().requests().equals(second.requests()));
     }
+
+    @Test
+    void shouldServeAStateTransferOnlyToARequesterOfItsOwnView() {
+        ExecutionReplica replica = replica(1, false);
+        Batch batch = new Batch(1, 5, 7, List.of(request(100, 1)));
+        replica.onMessage(0, new ExecuteBatch(0, 0, batch, false), MS, 5);
+        Token one = VerifierTest.token(1, 1, null);
+        replica.onExecuted(0, executed(batch, one), 5);
+        replica.onMessage(2, new StateRequest(1, 0, one), 2 * MS, 5);
+        assertThat(stage)
+                .as("a replica still in view 0 would serve batches that view 1 may discard")
+                .containsExactly("execute 1");
+        replica.onMessage(2, new StateRequest(0, 0, one), 2 * MS, 5);
+        assertThat(stage).containsExactly("execute 1", "serve 2 from 0");
+    }
+
+    @Test
+    void shouldNotServeAStateTransferWhileFetchingOneItself() {
+        ExecutionReplica replica = replica(1, false);
+        Batch batch = new Batch(1, 5, 7, List.of(request(100, 1)));
+        replica.onMessage(0, new ExecuteBatch(0, 0, batch, false), MS, 5);
+        replica.onExecuted(0, executed(batch, VerifierTest.token(1, 66, null)), 5);
+        Token agreed = VerifierTest.token(1, 1, null);
+        replica.onMessage(0, new VerifyResponse(0, agreed, false), 2 * MS, 5);
+        assertThat(replica.transferring()).isTrue();
+        replica.onMessage(2, new StateRequest(0, 0, agreed), 3 * MS, 5);
+        assertThat(stage).doesNotContain("serve 2 from 0");
+    }
 }
