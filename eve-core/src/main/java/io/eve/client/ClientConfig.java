@@ -14,6 +14,9 @@ import java.time.Duration;
  *     {@code r + 1} for the quorum profiles (Eve §6.1), 1 for primary-backup and crash
  * @param broadcastRetries whether a request whose attempt timed out goes to every replica at once (quorum
  *     profiles: replicas forward it to the primary or answer from their reply cache) instead of the next one
+ * @param readTimeout how long {@link EveClient#read} waits for every replica's answer to a read-only request
+ *     before sending it again as an ordered request (Eve §6's read-only optimisation); zero turns the
+ *     optimisation off, so {@code read} is {@code submit}
  */
 public record ClientConfig(
         int[] replicas,
@@ -22,7 +25,8 @@ public record ClientConfig(
         int maxOutstanding,
         int maxRequestBytes,
         int matchingReplies,
-        boolean broadcastRetries) {
+        boolean broadcastRetries,
+        Duration readTimeout) {
 
     public ClientConfig {
         if (replicas == null || replicas.length == 0) {
@@ -40,15 +44,30 @@ public record ClientConfig(
             throw new IllegalArgumentException("maxOutstanding and maxRequestBytes must be positive, got "
                     + maxOutstanding + " and " + maxRequestBytes);
         }
+        if (readTimeout.isNegative() || readTimeout.compareTo(requestTimeout) > 0) {
+            throw new IllegalArgumentException("readTimeout must be between zero (no read-only optimisation) and"
+                    + " requestTimeout (" + requestTimeout + "), got " + readTimeout);
+        }
         if (matchingReplies < 1 || matchingReplies > replicas.length) {
             throw new IllegalArgumentException("matchingReplies must be between 1 and the " + replicas.length
                     + " replicas, got " + matchingReplies);
         }
     }
 
-    /** Defaults: 500 ms per attempt, 30 s per request, 1024 outstanding, 1 MiB payloads. */
+    /**
+     * Defaults: 500 ms per attempt, 30 s per request, 1024 outstanding, 1 MiB payloads, read-only requests
+     * reissued after 200 ms without every replica's answer.
+     */
     public static ClientConfig of(int... replicas) {
-        return new ClientConfig(replicas, Duration.ofMillis(500), Duration.ofSeconds(30), 1024, 1 << 20, 1, false);
+        return new ClientConfig(
+                replicas,
+                Duration.ofMillis(500),
+                Duration.ofSeconds(30),
+                1024,
+                1 << 20,
+                1,
+                false,
+                Duration.ofMillis(200));
     }
 
     /**
@@ -66,7 +85,32 @@ public record ClientConfig(
 
     public ClientConfig withTimeouts(Duration attempt, Duration request) {
         return new ClientConfig(
-                replicas, attempt, request, maxOutstanding, maxRequestBytes, matchingReplies, broadcastRetries);
+                replicas,
+                attempt,
+                request,
+                maxOutstanding,
+                maxRequestBytes,
+                matchingReplies,
+                broadcastRetries,
+                readTimeout.compareTo(request) > 0 ? request : readTimeout);
+    }
+
+    /** How long a read-only request waits for every replica's answer; zero turns the optimisation off. */
+    public ClientConfig withReadTimeout(Duration timeout) {
+        return new ClientConfig(
+                replicas,
+                attemptTimeout,
+                requestTimeout,
+                maxOutstanding,
+                maxRequestBytes,
+                matchingReplies,
+                broadcastRetries,
+                timeout);
+    }
+
+    /** Whether {@link EveClient#read} tries the read-only optimisation first. */
+    public boolean readOnlyOptimisation() {
+        return !readTimeout.isZero();
     }
 
     public ClientConfig withMaxOutstanding(int outstanding) {
@@ -77,7 +121,8 @@ public record ClientConfig(
                 outstanding,
                 maxRequestBytes,
                 matchingReplies,
-                broadcastRetries);
+                broadcastRetries,
+                readTimeout);
     }
 
     /**
@@ -86,7 +131,7 @@ public record ClientConfig(
      */
     public ClientConfig withQuorumReplies(int matching) {
         return new ClientConfig(
-                replicas, attemptTimeout, requestTimeout, maxOutstanding, maxRequestBytes, matching, true);
+                replicas, attemptTimeout, requestTimeout, maxOutstanding, maxRequestBytes, matching, true, readTimeout);
     }
 
     @Override
@@ -103,7 +148,8 @@ public record ClientConfig(
                 && maxOutstanding == that.maxOutstanding
                 && maxRequestBytes == that.maxRequestBytes
                 && matchingReplies == that.matchingReplies
-                && broadcastRetries == that.broadcastRetries;
+                && broadcastRetries == that.broadcastRetries
+                && readTimeout.equals(that.readTimeout);
     }
 
     @Override
@@ -115,6 +161,6 @@ public record ClientConfig(
     public String toString() {
         return "ClientConfig[replicas=" + java.util.Arrays.toString(replicas) + ", attemptTimeout=" + attemptTimeout
                 + ", requestTimeout=" + requestTimeout + ", maxOutstanding=" + maxOutstanding + ", matchingReplies="
-                + matchingReplies + ", broadcastRetries=" + broadcastRetries + "]";
+                + matchingReplies + ", broadcastRetries=" + broadcastRetries + ", readTimeout=" + readTimeout + "]";
     }
 }

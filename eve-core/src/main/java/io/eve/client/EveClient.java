@@ -29,6 +29,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * every replica, still with the same number: the replicas forward it to the primary or answer it from
  * their committed replies, so it is applied at most once.
  *
+ * <p>{@link #read} is Eve §6's read-only optimisation: the request goes to every replica, each runs it
+ * outside the batches and answers once the state it read committed, and the answer is accepted only if
+ * every replica sent the same one. That makes the read linearizable (a write acknowledged before the read
+ * began committed at a replica whose answer is among them, so the common answer reflects it); a missing,
+ * different or refused answer sends the request again as an ordered one. After a read timed out the client
+ * sends reads as ordered requests for a while (a replica is down or slow, so they would all wait).
+ *
  * <p>Thread-safe. The client id is the transport's node id; two clients must not share one.
  */
 public final class EveClient implements AutoCloseable {
@@ -40,6 +47,27 @@ public final class EveClient implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private volatile int target;
     private volatile long lastHeardFromCluster = Long.MIN_VALUE;
+    private final AtomicLong nextReadSeq = new AtomicLong(1);
+    private final Map<Long, ReadAttempt> reads = new ConcurrentHashMap<>();
+    private volatile long ordinaryReadsUntil = System.nanoTime();
+    private final AtomicLong readsAnswered = new AtomicLong();
+    private final AtomicLong readsReissued = new AtomicLong();
+
+    /** How long reads go as ordered requests after a read-only attempt timed out. */
+    private static final long ORDINARY_READS_NANOS = 2_000_000_000L;
+
+    /** A read-only request on its way to every replica (Eve §6). */
+    private final class ReadAttempt {
+        final Request request;
+        final CompletableFuture<Reply> result = new CompletableFuture<>();
+        final long deadline;
+        final Map<Integer, Reply> answers = new ConcurrentHashMap<>();
+
+        ReadAttempt(Request request, long now) {
+            this.request = request;
+            this.deadline = now + config.readTimeout().toNanos();
+        }
+    }
 
     /** A request on its way, with the replica it was last sent to. */
     private final class Attempt {
@@ -81,6 +109,46 @@ public final class EveClient implements AutoCloseable {
      * @throws RequestTooLargeException if the payload exceeds {@code maxRequestBytes}
      */
     public CompletableFuture<Reply> submit(byte[] payload) {
+        acquireSlot(payload);
+        return sendOrdered(payload);
+    }
+
+    /**
+     * Sends a request that does not change the state with Eve §6's read-only optimisation: to every
+     * replica, accepted when all of them answer the same, otherwise (or after {@code readTimeout}) sent
+     * again as an ordered request, so the result is always the one an ordered request could have had. The
+     * reply's {@code requestSeq} numbers reads apart from ordered requests when the fast path answered.
+     * The application must not write to the state in such a request: replicas discard its writes and
+     * refuse the answer, and the ordered retry then applies them.
+     *
+     * @throws RequestTooLargeException if the payload exceeds {@code maxRequestBytes}
+     */
+    public CompletableFuture<Reply> read(byte[] payload) {
+        acquireSlot(payload);
+        long now = System.nanoTime();
+        if (!config.readOnlyOptimisation() || now - ordinaryReadsUntil < 0) {
+            return sendOrdered(payload);
+        }
+        ReadAttempt attempt =
+                new ReadAttempt(new Request(transport.self(), nextReadSeq.getAndIncrement(), payload), now);
+        reads.put(attempt.request.requestSeq(), attempt);
+        for (int replica : config.replicas()) {
+            transport.send(replica, new Message.ReadRequest(attempt.request));
+        }
+        return attempt.result;
+    }
+
+    /** Reads answered by every replica alike, without ordering. */
+    public long readsAnswered() {
+        return readsAnswered.get();
+    }
+
+    /** Reads sent again as ordered requests (answers differed, were refused, or did not all come in time). */
+    public long readsReissued() {
+        return readsReissued.get();
+    }
+
+    private void acquireSlot(byte[] payload) {
         if (payload.length > config.maxRequestBytes()) {
             throw new RequestTooLargeException(
                     "a request of " + payload.length + " bytes exceeds the maximum of " + config.maxRequestBytes());
@@ -91,6 +159,10 @@ public final class EveClient implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new EveException("interrupted while waiting for a free request slot", e);
         }
+    }
+
+    /** Sends an ordered request in a slot already taken; the slot is freed when it completes. */
+    private CompletableFuture<Reply> sendOrdered(byte[] payload) {
         Request request = new Request(transport.self(), nextSeq.getAndIncrement(), payload);
         Attempt attempt = new Attempt(request, System.nanoTime());
         attempt.result.whenComplete((reply, failure) -> slots.release());
@@ -124,7 +196,9 @@ public final class EveClient implements AutoCloseable {
 
     private void onMessage(int from, Message message) {
         lastHeardFromCluster = System.nanoTime();
-        if (message instanceof Message.ClientReply reply) {
+        if (message instanceof Message.ReadReply read) {
+            onReadReply(from, read);
+        } else if (message instanceof Message.ClientReply reply) {
             Reply received = reply.reply();
             if (config.matchingReplies() <= 1) {
                 Attempt done = inFlight.remove(received.requestSeq());
@@ -159,6 +233,42 @@ public final class EveClient implements AutoCloseable {
         }
     }
 
+    /** Accept a read-only answer once every replica sent it; reissue on the first refusal or difference. */
+    private void onReadReply(int from, Message.ReadReply read) {
+        Reply answer = read.reply();
+        ReadAttempt attempt = reads.get(answer.requestSeq());
+        if (attempt == null || !isReplica(from) || answer.clientId() != transport.self()) {
+            return;
+        }
+        if (read.reissue()) {
+            reissue(attempt);
+            return;
+        }
+        attempt.answers.put(from, answer);
+        if (attempt.answers.values().stream().anyMatch(other -> !other.equals(answer))) {
+            reissue(attempt);
+        } else if (attempt.answers.size() == config.replicas().length && reads.remove(answer.requestSeq(), attempt)) {
+            readsAnswered.incrementAndGet();
+            slots.release();
+            attempt.result.complete(answer);
+        }
+    }
+
+    /** The read-only attempt failed: send the request as an ordered one, in the slot the read holds. */
+    private void reissue(ReadAttempt attempt) {
+        if (!reads.remove(attempt.request.requestSeq(), attempt)) {
+            return;
+        }
+        readsReissued.incrementAndGet();
+        sendOrdered(attempt.request.payload()).whenComplete((reply, failure) -> {
+            if (failure != null) {
+                attempt.result.completeExceptionally(failure);
+            } else {
+                attempt.result.complete(reply);
+            }
+        });
+    }
+
     private boolean isReplica(int node) {
         for (int replica : config.replicas()) {
             if (replica == node) {
@@ -178,6 +288,12 @@ public final class EveClient implements AutoCloseable {
 
     private void checkTimeouts() {
         long now = System.nanoTime();
+        for (ReadAttempt read : reads.values()) {
+            if (now - read.deadline >= 0) {
+                ordinaryReadsUntil = now + ORDINARY_READS_NANOS;
+                reissue(read);
+            }
+        }
         boolean moved = false;
         for (Attempt attempt : inFlight.values()) {
             if (now - attempt.deadline >= 0) {
@@ -217,5 +333,9 @@ public final class EveClient implements AutoCloseable {
             attempt.result.completeExceptionally(new EveException("the client was closed"));
         }
         inFlight.clear();
+        for (ReadAttempt read : reads.values()) {
+            read.result.completeExceptionally(new EveException("the client was closed"));
+        }
+        reads.clear();
     }
 }

@@ -14,6 +14,7 @@ import io.eve.mixer.ConflictKeys;
 import io.eve.mixer.Mixer;
 import io.eve.mixer.ParallelBatch;
 import io.eve.mixer.SequentialMixer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
@@ -40,6 +41,12 @@ public final class ExecutionStage {
     private final Mixer mixer;
     private final ExecutorService executor;
     private final NavigableMap<Long, Token> tokens = new TreeMap<>();
+    /** The timestamp and seed of the batch behind each version that may still be read or rolled back. */
+    private final NavigableMap<Long, long[]> clocks = new TreeMap<>();
+    /** Read-only requests by the version they read, waiting for it to commit. */
+    private final NavigableMap<Long, List<PendingRead>> pendingReads = new TreeMap<>();
+
+    private int pendingReadCount;
 
     /**
      * @param executor runs the requests of a parallel batch; a direct executor gives sequential,
@@ -51,6 +58,7 @@ public final class ExecutionStage {
         this.mixer = mixer;
         this.executor = executor;
         tokens.put(0L, Token.genesis(state.rootAt(0)));
+        clocks.put(0L, new long[] {0, 0});
     }
 
     public ReplicaState state() {
@@ -101,6 +109,7 @@ public final class ExecutionStage {
                 replyDigest(inOrder),
                 tokens.get(batch.seq() - 1).digest());
         tokens.put(batch.seq(), token);
+        clocks.put(batch.seq(), new long[] {batch.timestampMillis(), batch.seed()});
         return new Executed(batch, token, inOrder, partition.size(), sequential);
     }
 
@@ -199,17 +208,96 @@ public final class ExecutionStage {
         return state.replies().exactly(clientId, requestSeq);
     }
 
-    /** Batch {@code seq} is committed. */
+    /** Batch {@code seq} is committed; the read-only requests that read it or an earlier version are answered. */
     public void markStable(long seq) {
         state.markStable(seq);
         tokens.headMap(seq, false).clear();
+        clocks.headMap(seq, false).clear();
+        NavigableMap<Long, List<PendingRead>> committed = pendingReads.headMap(seq, true);
+        for (List<PendingRead> reads : committed.values()) {
+            for (PendingRead read : reads) {
+                read.answer().answer(read.reply(), false);
+            }
+            pendingReadCount -= reads.size();
+        }
+        committed.clear();
     }
 
-    /** Discards every version after {@code seq} (Eve §4: rollback to the last stable or agreed version). */
+    /**
+     * Discards every version after {@code seq} (Eve §4: rollback to the last stable or agreed version); the
+     * read-only requests that read a discarded version are told to reissue.
+     */
     public void rollbackTo(long seq) {
         state.rollbackTo(seq);
         tokens.tailMap(seq, false).clear();
+        clocks.tailMap(seq, false).clear();
+        NavigableMap<Long, List<PendingRead>> discarded = pendingReads.tailMap(seq, false);
+        for (List<PendingRead> reads : discarded.values()) {
+            for (PendingRead read : reads) {
+                reissue(read.reply(), "the version it read was rolled back", read.answer());
+            }
+            pendingReadCount -= reads.size();
+        }
+        discarded.clear();
     }
+
+    /**
+     * Eve §6's read-only optimisation, replica side: runs {@code request} now, between batches, on the last
+     * executed version, and answers once that version is committed (at once if it is), so a reply never
+     * shows state that may still be rolled back. The client accepts the answer only if every execution
+     * replica gave the same one, and otherwise sends the request again as an ordered one.
+     *
+     * <p>The request sees the version's batch number, timestamp and seed in its {@link ExecutionContext}
+     * (position -1; timestamp and seed 0 for a version installed by state transfer). A request that writes
+     * to the state is not read-only: its writes are discarded and the client told to reissue it. At most
+     * {@code maxPending} reads wait for a commit; more are told to reissue.
+     */
+    public void read(Request request, int maxPending, ReadAnswer answer) {
+        long seq = state.sealedSeq();
+        long[] clock = clocks.getOrDefault(seq, new long[] {0, 0});
+        ExecutionContext context =
+                new ExecutionContext(seq, -1, clock[0], clock[1], request.clientId(), request.requestSeq());
+        Reply reply;
+        try {
+            reply = Reply.of(request, application.execute(request.payload(), context));
+        } catch (Exception | StackOverflowError e) {
+            reply = Reply.failure(request, e);
+        }
+        if (state.hasUnsealedWrites()) {
+            state.rollbackTo(seq);
+            reissue(reply, "it wrote to the state (its writes were discarded)", answer);
+        } else if (seq <= state.stableSeq()) {
+            answer.answer(reply, false);
+        } else if (pendingReadCount >= maxPending) {
+            reissue(reply, maxPending + " read-only requests already wait for a commit", answer);
+        } else {
+            pendingReads.computeIfAbsent(seq, s -> new ArrayList<>()).add(new PendingRead(reply, answer));
+            pendingReadCount++;
+        }
+    }
+
+    /** Read-only requests waiting for the version they read to commit. */
+    public int pendingReads() {
+        return pendingReadCount;
+    }
+
+    private static void reissue(Reply read, String why, ReadAnswer answer) {
+        String text = "read-only request " + read.requestSeq() + " of client " + read.clientId() + " not answered: "
+                + why + "; send it as an ordered request";
+        answer.answer(new Reply(read.clientId(), read.requestSeq(), true, text.getBytes(StandardCharsets.UTF_8)), true);
+    }
+
+    /** Where the answer to a read-only request goes, on the stage's thread. */
+    @FunctionalInterface
+    public interface ReadAnswer {
+        /**
+         * @param reissue whether the replica could not answer ({@code reply}'s error text says why) and the
+         *     client should send the request as an ordered one
+         */
+        void answer(Reply reply, boolean reissue);
+    }
+
+    private record PendingRead(Reply reply, ReadAnswer answer) {}
 
     /** The changes since {@code seq}, for a replica at that version. */
     public StateDelta deltaSince(long seq) {

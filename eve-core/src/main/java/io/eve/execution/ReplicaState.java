@@ -61,6 +61,11 @@ public final class ReplicaState implements VersionedState {
     }
 
     @Override
+    public boolean hasUnsealedWrites() {
+        return application.hasUnsealedWrites() || framework.hasUnsealedWrites();
+    }
+
+    @Override
     public long sealedSeq() {
         return framework.sealedSeq();
     }

@@ -22,6 +22,21 @@ public sealed interface Message {
     /** The reply to a request, released once its batch committed. */
     record ClientReply(Reply reply) implements Message {}
 
+    /**
+     * Eve §6's read-only optimisation: a client asks every execution replica to run a request that does
+     * not change the state, outside the batches, numbered apart from its ordered requests
+     * ({@code request.requestSeq()} is the read's own number).
+     */
+    record ReadRequest(Request request) implements Message {}
+
+    /**
+     * A replica's answer to a {@link ReadRequest}, sent once the state it read from committed. With
+     * {@code reissue}, the replica could not answer (the state it read was rolled back, or the request
+     * wrote to the state) and {@code reply}'s error text says why: the client sends the request again as
+     * an ordered one.
+     */
+    record ReadReply(Reply reply, boolean reissue) implements Message {}
+
     /** "I am not the primary; node {@code primary} is, as far as I know." */
     record Redirect(long clientId, long requestSeq, int primary) implements Message {}
 

@@ -121,4 +121,96 @@ class ExecutionStageTest {
                 .as("request 3 of client 1 is older than its last")
                 .contains("stale");
     }
+
+    /** Answers to read-only requests, as the stage gave them. */
+    private static final class Answers implements ExecutionStage.ReadAnswer {
+        final List<String> given = new ArrayList<>();
+
+        @Override
+        public void answer(Reply reply, boolean reissue) {
+            given.add((reissue ? "reissue " : "") + (reply.error() ? reply.errorText() : text(reply)));
+        }
+    }
+
+    @Test
+    void shouldAnswerAReadAtOnceWhenNoVersionIsTentative() {
+        ExecutionStage stage = new ExecutionStage(new TestLedger(), KeyConflictMixer.unbounded(), pool);
+        stage.execute(new Batch(1, 1, 1, List.of(request(1, 1, "put:k:a"))), false);
+        stage.markStable(1);
+        Answers answers = new Answers();
+        stage.read(request(2, 1, "get:k"), 10, answers);
+        assertThat(answers.given).containsExactly("a");
+        assertThat(stage.pendingReads()).isZero();
+    }
+
+    @Test
+    void shouldHoldAReadOfATentativeVersionUntilItCommits() {
+        ExecutionStage stage = new ExecutionStage(new TestLedger(), KeyConflictMixer.unbounded(), pool);
+        stage.execute(new Batch(1, 1, 1, List.of(request(1, 1, "put:k:a"))), false);
+        stage.execute(new Batch(2, 2, 2, List.of(request(1, 2, "put:k:b"))), false);
+        Answers answers = new Answers();
+        stage.read(request(2, 1, "get:k"), 10, answers);
+        assertThat(answers.given).as("version 2 may still be rolled back").isEmpty();
+        stage.markStable(1);
+        assertThat(answers.given).isEmpty();
+        stage.markStable(2);
+        assertThat(answers.given).containsExactly("b");
+        assertThat(stage.pendingReads()).isZero();
+    }
+
+    @Test
+    void shouldTellAReadOfARolledBackVersionToReissue() {
+        ExecutionStage stage = new ExecutionStage(new TestLedger(), KeyConflictMixer.unbounded(), pool);
+        stage.execute(new Batch(1, 1, 1, List.of(request(1, 1, "put:k:a"))), false);
+        Answers answers = new Answers();
+        stage.read(request(2, 1, "get:k"), 10, answers);
+        stage.rollbackTo(0);
+        assertThat(answers.given)
+                .singleElement()
+                .asString()
+                .startsWith("reissue read-only request 1 of client 2 not answered: the version it read was rolled"
+                        + " back");
+        stage.execute(new Batch(1, 1, 1, List.of(request(1, 1, "put:k:z"))), false);
+        stage.markStable(1);
+        assertThat(answers.given).hasSize(1);
+    }
+
+    @Test
+    void shouldDiscardTheWritesOfAReadThatWritesAndTellItToReissue() {
+        TestLedger ledger = new TestLedger();
+        ExecutionStage stage = new ExecutionStage(ledger, KeyConflictMixer.unbounded(), pool);
+        Executed one = stage.execute(new Batch(1, 1, 1, List.of(request(1, 1, "put:k:a"))), false);
+        stage.markStable(1);
+        Answers answers = new Answers();
+        stage.read(request(2, 1, "put:k:sneaky"), 10, answers);
+        assertThat(answers.given).singleElement().asString().contains("it wrote to the state");
+        assertThat(ledger.entries.get("k")).isEqualTo("a");
+        assertThat(stage.state().hasUnsealedWrites()).isFalse();
+        Executed two = stage.execute(new Batch(2, 2, 2, List.of(request(1, 2, "get:k"))), false);
+        assertThat(two.token().previous()).isEqualTo(one.token().digest());
+        assertThat(text(two.replies().get(0))).isEqualTo("a");
+    }
+
+    @Test
+    void shouldRefuseReadsBeyondThePendingLimit() {
+        ExecutionStage stage = new ExecutionStage(new TestLedger(), KeyConflictMixer.unbounded(), pool);
+        stage.execute(new Batch(1, 1, 1, List.of(request(1, 1, "put:k:a"))), false);
+        Answers answers = new Answers();
+        stage.read(request(2, 1, "get:k"), 2, answers);
+        stage.read(request(2, 2, "get:k"), 2, answers);
+        stage.read(request(2, 3, "get:k"), 2, answers);
+        assertThat(answers.given).singleElement().asString().contains("2 read-only requests already wait for a commit");
+        stage.markStable(1);
+        assertThat(answers.given).hasSize(3).endsWith("a", "a");
+    }
+
+    @Test
+    void shouldGiveAReadTheClockOfTheVersionItReads() {
+        ExecutionStage stage = new ExecutionStage(new TestLedger(), KeyConflictMixer.unbounded(), pool);
+        stage.execute(new Batch(1, 4242, 1, List.of(request(1, 1, "put:k:a"))), false);
+        stage.markStable(1);
+        Answers answers = new Answers();
+        stage.read(request(2, 1, "clock:c"), 10, answers);
+        assertThat(answers.given).containsExactly("4242@1/-1");
+    }
 }

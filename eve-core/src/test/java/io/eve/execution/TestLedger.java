@@ -12,7 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A test application: "put:k:v" stores v under k and returns the previous value, "rand:k" stores a
- * number from the context's random source, "boom" throws. It records which threads ran requests and
+ * number from the context's random source, "get:k" returns k's value, "clock:c" the context's
+ * timestamp, batch and position, "boom" throws. It records which threads ran requests and
  * the largest number of requests running at once.
  */
 final class TestLedger implements Application {
@@ -56,6 +57,13 @@ final class TestLedger implements Application {
                 case "put" -> {
                     String previous = entries.put(parts[1], parts[2]);
                     return text(previous == null ? "" : previous);
+                }
+                case "clock" -> {
+                    return text(context.timestampMillis() + "@" + context.batchSeq() + "/" + context.index());
+                }
+                case "get" -> {
+                    String value = entries.get(parts[1]);
+                    return text(value == null ? "" : value);
                 }
                 case "rand" -> {
                     String value = Long.toString(context.random().nextLong()) + "@" + context.timestampMillis();

@@ -206,6 +206,13 @@ public final class H2State implements VersionedState, AutoCloseable {
     }
 
     @Override
+    public boolean hasUnsealedWrites() {
+        synchronized (commitLock) {
+            return !undo.isEmpty();
+        }
+    }
+
+    @Override
     public Digest seal(long seq) {
         synchronized (commitLock) {
             if (seq != sealed + 1) {

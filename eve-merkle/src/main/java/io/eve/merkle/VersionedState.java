@@ -38,6 +38,12 @@ public interface VersionedState {
     /** Version {@code seq} is committed; it and the versions before it can no longer be rolled back. */
     void markStable(long seq);
 
+    /**
+     * Whether anything was written since the last seal or rollback. The execution stage runs read-only
+     * requests (Eve §6) between batches and checks that they left this false.
+     */
+    boolean hasUnsealedWrites();
+
     /** The last sealed version ({@link #NOTHING} before the initial seal). */
     long sealedSeq();
 

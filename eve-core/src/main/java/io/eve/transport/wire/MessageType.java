@@ -244,7 +244,44 @@ enum MessageType {
     SUSPECT(17, Message.Suspect.class, QuorumLayouts.SUSPECT),
     STATE_REQUEST(18, Message.StateRequest.class, QuorumLayouts.STATE_REQUEST),
     CHAIN_TRANSFER(19, Message.ChainTransfer.class, QuorumLayouts.CHAIN_TRANSFER),
-    AUTHENTICATED(20, Message.Authenticated.class, QuorumLayouts.AUTHENTICATED);
+    AUTHENTICATED(20, Message.Authenticated.class, QuorumLayouts.AUTHENTICATED),
+    READ_REQUEST(21, Message.ReadRequest.class) {
+        @Override
+        long bodySize(Message message) {
+            return ValueLayouts.requestSize(((Message.ReadRequest) message).request());
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            ValueLayouts.writeRequest(((Message.ReadRequest) message).request(), out);
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            RequestFields request = ValueLayouts.readRequest(in);
+            return () -> new Message.ReadRequest(request.toRequest());
+        }
+    },
+    READ_REPLY(22, Message.ReadReply.class) {
+        @Override
+        long bodySize(Message message) {
+            return ValueLayouts.replySize(((Message.ReadReply) message).reply()) + 1;
+        }
+
+        @Override
+        void writeBody(Message message, FrameOutput out) {
+            Message.ReadReply read = (Message.ReadReply) message;
+            ValueLayouts.writeReply(read.reply(), out);
+            out.putBoolean(read.reissue());
+        }
+
+        @Override
+        Supplier<Message> readBody(FrameInput in) {
+            ReplyFields reply = ValueLayouts.readReply(in);
+            byte reissue = in.getByte("reissue flag");
+            return () -> new Message.ReadReply(reply.toReply(), ValueLayouts.flag(reissue, "the reissue flag"));
+        }
+    };
 
     private static final MessageType[] BY_CODE = byCode();
     private static final Map<Class<?>, MessageType> BY_CLASS = byClass();
@@ -286,7 +323,11 @@ enum MessageType {
     }
 
     private static MessageType[] byCode() {
-        MessageType[] types = new MessageType[AUTHENTICATED.code + 1];
+        int highest = 0;
+        for (MessageType type : values()) {
+            highest = Math.max(highest, type.code);
+        }
+        MessageType[] types = new MessageType[highest + 1];
         for (MessageType type : values()) {
             types[type.code] = type;
         }

@@ -19,6 +19,8 @@ import io.eve.protocol.Message.Heartbeat;
 import io.eve.protocol.Message.JoinRequest;
 import io.eve.protocol.Message.NewView;
 import io.eve.protocol.Message.Prepare;
+import io.eve.protocol.Message.ReadReply;
+import io.eve.protocol.Message.ReadRequest;
 import io.eve.protocol.Message.Redirect;
 import io.eve.protocol.Message.Rollback;
 import io.eve.protocol.Message.StateRequest;
@@ -76,7 +78,9 @@ final class WireMessages {
                 new Suspect(2),
                 new StateRequest(3, 4, token(6)),
                 new ChainTransfer(List.of(token(6), token(7)), new StateDelta(4, 7, utf8("delta"))),
-                authenticated());
+                authenticated(),
+                new ReadRequest(new Request(7, 9, utf8("get k"))),
+                new ReadReply(new Reply(7, 9, false, utf8("v")), false));
     }
 
     static ViewChange viewChange() {
@@ -125,6 +129,8 @@ final class WireMessages {
                                 tokens())
                         .as(NewView::new),
                 Arbitraries.longs().map(Suspect::new),
+                requests().map(ReadRequest::new),
+                Combinators.combine(replies(), Arbitraries.of(true, false)).as(ReadReply::new),
                 Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), tokens())
                         .as(StateRequest::new),
                 Combinators.combine(tokens().list().ofMinSize(1).ofMaxSize(5), deltas())

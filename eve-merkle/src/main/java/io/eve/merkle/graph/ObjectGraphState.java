@@ -277,6 +277,11 @@ public final class ObjectGraphState implements VersionedState {
         return config.debug();
     }
 
+    @Override
+    public boolean hasUnsealedWrites() {
+        return !log.isEmpty() || rootsChanged;
+    }
+
     private void requireNoUnsealedWrites(String operation) {
         if (!log.isEmpty() || rootsChanged) {
             throw new StateException(operation + " needs a sealed state, but batch " + (sealed + 1)

@@ -23,7 +23,7 @@ import java.util.Objects;
  *       are delivered still sealed, because the verifier keeps them as evidence and forwards them; every
  *       other message is delivered unwrapped.
  *   <li>In, from anyone else: clients hold no keys and are not authenticated in this version; only a plain
- *       {@link ClientRequest} is accepted from them.
+ *       {@link ClientRequest} or {@link Message.ReadRequest} is accepted from them.
  * </ul>
  *
  * <p>Thread-safe.
@@ -104,7 +104,7 @@ public final class Envelopes {
     /** What to deliver of {@code received}, which the transport says {@code from} sent, or why not. */
     public Inbound inbound(int from, Message received) {
         if (!isMember(from)) {
-            return received instanceof ClientRequest
+            return received instanceof ClientRequest || received instanceof Message.ReadRequest
                     ? Inbound.accept(received)
                     : Inbound.reject(Rejection.NOT_A_CLIENT_MESSAGE);
         }

@@ -1,8 +1,10 @@
 package io.eve.verify.history;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -30,56 +32,79 @@ public final class LinearizabilityChecker {
         int count = operations.size();
         Set<Memo<S>> seen = new HashSet<>();
         BitSet done = new BitSet(count);
-        int[] longest = {0};
-        boolean ok = search(operations, model, model.initial(), done, 0, seen, longest);
-        return new Result(ok, count, longest[0]);
+        int longest = 0;
+        // Depth-first with an explicit stack (one frame per operation linearized, so a long history does
+        // not need a deep call stack): any operation not yet linearized whose invocation precedes the
+        // earliest completion among the remaining completed operations may go next.
+        Deque<Frame<S>> path = new ArrayDeque<>();
+        long earliest = earliestCompletion(operations, done);
+        if (earliest == NONE) {
+            return new Result(true, count, 0);
+        }
+        seen.add(new Memo<>((BitSet) done.clone(), model.initial()));
+        path.push(new Frame<>(model.initial(), earliest));
+        while (!path.isEmpty()) {
+            Frame<S> frame = path.peek();
+            if (frame.chosen >= 0) {
+                done.clear(frame.chosen); // that choice led nowhere
+                frame.chosen = -1;
+            }
+            S next = null;
+            int i = done.nextClearBit(frame.cursor);
+            for (;
+                    i < count && operations.get(i).invokedAt() <= frame.earliestCompletion;
+                    i = done.nextClearBit(i + 1)) {
+                Operation<I, O> operation = operations.get(i);
+                next = model.step(frame.state, operation.input(), operation.output());
+                if (next != null) {
+                    break;
+                }
+            }
+            if (next == null) {
+                path.pop();
+                continue;
+            }
+            frame.cursor = i + 1;
+            frame.chosen = i;
+            done.set(i);
+            longest = Math.max(longest, path.size());
+            long after = earliestCompletion(operations, done);
+            if (after == NONE) {
+                return new Result(true, count, longest); // what is left is pending: it may never have taken effect
+            }
+            if (seen.add(new Memo<>((BitSet) done.clone(), next))) {
+                path.push(new Frame<>(next, after));
+            }
+        }
+        return new Result(false, count, longest);
     }
+
+    private static final long NONE = Long.MIN_VALUE;
 
     private record Memo<S>(BitSet done, S state) {}
 
-    /**
-     * Depth-first: any operation not yet linearized whose invocation precedes the earliest completion
-     * among the remaining completed operations may go next.
-     */
-    private static <S, I, O> boolean search(
-            List<Operation<I, O>> operations,
-            Model<S, I, O> model,
-            S state,
-            BitSet done,
-            int linearized,
-            Set<Memo<S>> seen,
-            int[] longest) {
-        longest[0] = Math.max(longest[0], linearized);
-        long earliestCompletion = Long.MAX_VALUE;
-        boolean remainingCompleted = false;
+    /** A point of the search: the state after the operations linearized so far, and the next choice to try. */
+    private static final class Frame<S> {
+        final S state;
+        final long earliestCompletion;
+        int cursor;
+        int chosen = -1;
+
+        Frame(S state, long earliestCompletion) {
+            this.state = state;
+            this.earliestCompletion = earliestCompletion;
+        }
+    }
+
+    /** The earliest completion among the completed operations not yet linearized; {@link #NONE} if none is left. */
+    private static <I, O> long earliestCompletion(List<Operation<I, O>> operations, BitSet done) {
+        long earliest = NONE;
         for (int i = done.nextClearBit(0); i < operations.size(); i = done.nextClearBit(i + 1)) {
             Operation<I, O> operation = operations.get(i);
-            if (!operation.pending()) {
-                remainingCompleted = true;
-                earliestCompletion = Math.min(earliestCompletion, operation.completedAt());
+            if (!operation.pending() && (earliest == NONE || operation.completedAt() < earliest)) {
+                earliest = operation.completedAt();
             }
         }
-        if (!remainingCompleted) {
-            return true; // what is left is pending: it may never have taken effect
-        }
-        if (!seen.add(new Memo<>((BitSet) done.clone(), state))) {
-            return false;
-        }
-        for (int i = done.nextClearBit(0); i < operations.size(); i = done.nextClearBit(i + 1)) {
-            Operation<I, O> operation = operations.get(i);
-            if (operation.invokedAt() > earliestCompletion) {
-                break; // sorted by invocation: nothing later may go before that completion
-            }
-            S next = model.step(state, operation.input(), operation.output());
-            if (next == null) {
-                continue;
-            }
-            done.set(i);
-            if (search(operations, model, next, done, linearized + 1, seen, longest)) {
-                return true;
-            }
-            done.clear(i);
-        }
-        return false;
+        return earliest;
     }
 }

@@ -63,6 +63,8 @@ public final class PrimaryBackupReplica implements AutoCloseable {
 
     /** Above this mean execution time per request, no batch runs on the delivering thread. */
     static final long INLINE_COST_LIMIT_MICROS = 50;
+    /** Read-only requests that may wait for a commit at once; more are told to reissue. */
+    static final int MAX_PENDING_READS = 10_000;
 
     /**
      * Mean execution time per request of recent batches (exponentially weighted, 1/8 per batch), written by
@@ -192,8 +194,13 @@ public final class PrimaryBackupReplica implements AutoCloseable {
     }
 
     public void start() {
-        transport.start(
-                (from, message) -> protocol(() -> machine.onMessage(from, message, nanoClock.getAsLong(), now())));
+        transport.start((from, message) -> {
+            if (message instanceof Message.ReadRequest read) {
+                onRead(from, read);
+            } else {
+                protocol(() -> machine.onMessage(from, message, nanoClock.getAsLong(), now()));
+            }
+        });
         protocol(() -> machine.start(nanoClock.getAsLong()));
         protocolThread.scheduleAtFixedRate(
                 () -> protocol(() -> machine.onTick(nanoClock.getAsLong(), now())),
@@ -265,6 +272,27 @@ public final class PrimaryBackupReplica implements AutoCloseable {
 
     private static long now() {
         return System.currentTimeMillis();
+    }
+
+    /**
+     * Eve §6's read-only optimisation: the stage runs the request between batches and answers once the
+     * version it read committed; the protocol machine never sees it. The answer goes to the sender, which
+     * must be the client the request names.
+     */
+    private void onRead(int from, Message.ReadRequest read) {
+        if (read.request().clientId() != from) {
+            LOG.debug("node {}: ignoring a read-only request from {} in the name of {}", config.self(), from, read);
+            return;
+        }
+        Runnable run = () -> stage.read(read.request(), MAX_PENDING_READS, (reply, reissue) -> {
+            metrics.read(reissue);
+            transport.send(from, new Message.ReadReply(reply, reissue));
+        });
+        if (meanNanosPerRequest <= INLINE_COST_LIMIT_MICROS * 1_000) {
+            onStage(run);
+        } else {
+            onStageThread(run);
+        }
     }
 
     private void protocol(Runnable task) {

@@ -21,6 +21,8 @@ public final class ReplicaMetrics {
     private final Counter rollbacks;
     private final Counter transfers;
     private final Counter transferRefusals;
+    private final Counter readsAnswered;
+    private final Counter readsReissued;
     private final DistributionSummary transferBytes;
     private final DistributionSummary batchSize;
     private final DistributionSummary parallelBatches;
@@ -39,6 +41,14 @@ public final class ReplicaMetrics {
         transfers = Counter.builder("eve.transfers.installed").tag("node", id).register(registry);
         transferRefusals =
                 Counter.builder("eve.transfers.refused").tag("node", id).register(registry);
+        readsAnswered = Counter.builder("eve.reads")
+                .tag("node", id)
+                .tag("outcome", "answered")
+                .register(registry);
+        readsReissued = Counter.builder("eve.reads")
+                .tag("node", id)
+                .tag("outcome", "reissue")
+                .register(registry);
         transferBytes = DistributionSummary.builder("eve.transfer.bytes")
                 .tag("node", id)
                 .register(registry);
@@ -74,6 +84,19 @@ public final class ReplicaMetrics {
         if (reply.error()) {
             errorReplies.increment();
         }
+    }
+
+    /** A read-only request answered, or sent back to be reissued as an ordered one. */
+    public void read(boolean reissue) {
+        (reissue ? readsReissued : readsAnswered).increment();
+    }
+
+    public long readsAnswered() {
+        return (long) readsAnswered.count();
+    }
+
+    public long readsReissued() {
+        return (long) readsReissued.count();
     }
 
     public void rollback() {

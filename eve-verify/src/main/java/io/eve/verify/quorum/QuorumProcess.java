@@ -50,6 +50,8 @@ public final class QuorumProcess implements AutoCloseable {
 
     private static final long TICK_MILLIS = 5;
     private static final int DRAIN_LIMIT = 256;
+    /** Read-only requests that may wait for a commit at once; more are told to reissue. */
+    private static final int MAX_PENDING_READS = 10_000;
 
     private final QuorumConfig config;
     private final int self;
@@ -120,7 +122,13 @@ public final class QuorumProcess implements AutoCloseable {
     }
 
     public void start() {
-        transport.start((from, message) -> protocol(() -> deliver(from, message)));
+        transport.start((from, message) -> {
+            if (message instanceof Message.ReadRequest read) {
+                onRead(from, read);
+            } else {
+                protocol(() -> deliver(from, message));
+            }
+        });
         protocol(() -> {
             long now = nanoClock.getAsLong();
             if (replica != null) {
@@ -157,6 +165,26 @@ public final class QuorumProcess implements AutoCloseable {
             }
         } else if (replica != null) {
             replica.onMessage(from, message, nanoClock.getAsLong(), wallMillis());
+        }
+    }
+
+    /**
+     * Eve §6's read-only optimisation: an execution replica's stage runs the request between batches and
+     * answers once the version it read committed; the protocol machines never see it. The answer goes to
+     * the sender, which must be the client the request names.
+     */
+    private void onRead(int from, Message.ReadRequest read) {
+        if (stage == null || read.request().clientId() != from) {
+            return;
+        }
+        Runnable run = () -> stage.read(read.request(), MAX_PENDING_READS, (reply, reissue) -> {
+            metrics.read(reissue);
+            transport.send(from, new Message.ReadReply(reply, reissue));
+        });
+        if (inlineBatchLimit >= 1) {
+            onStage(run);
+        } else {
+            onStageThread(run);
         }
     }
 
