@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -59,7 +60,11 @@ final class ClientCommand {
         return new EveClient(transport, ClientConfig.forCluster(cluster, Duration.ofSeconds(15)));
     }
 
-    @Command(name = "get", mixinStandardHelpOptions = true, description = "Read one object.")
+    @Command(
+            name = "get",
+            mixinStandardHelpOptions = true,
+            description = "Read one object (answered by every replica alike without ordering, Eve §6;"
+                    + " ordered if their answers differ).")
     static final class Get implements Callable<Integer> {
         @ParentCommand
         ClientCommand parent;
@@ -67,10 +72,15 @@ final class ClientCommand {
         @Parameters(index = "0", description = "The object id.")
         long object;
 
+        @Option(names = "--ordered", description = "Send the read as an ordered request.")
+        boolean ordered;
+
         @Override
-        public Integer call() {
+        public Integer call() throws Exception {
             try (EveClient client = connect(parent.config, parent.clientId())) {
-                Reply reply = client.call(KvRequest.encode(new KvRequest.Read(object)));
+                byte[] request = KvRequest.encode(new KvRequest.Read(object));
+                Reply reply =
+                        ordered ? client.call(request) : client.read(request).get(30, TimeUnit.SECONDS);
                 if (reply.error()) {
                     System.out.println("error: " + reply.errorText());
                     return 1;

@@ -20,6 +20,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 
 /**
@@ -27,8 +31,10 @@ import java.util.function.LongFunction;
  * measures (1) a ping-pong of 48-byte length-prefixed frames between this JVM and an echo server process
  * over loopback TCP with Netty, and (2) sequential requests from one {@link EveClient} to two replica
  * processes of the key-value sample ({@code eve-kv replica}, no work per request), first READs and then
- * SEEDED_UPDATEs. A request needs two round trips on the wire at least (client to primary and back,
- * primary to backup and back); the rest is execution, sealing, tokens and thread hand-offs.
+ * SEEDED_UPDATEs, and READs again through {@link EveClient#read} (Eve §6's read-only optimisation: both
+ * replicas answer directly, one round trip on the wire). An ordered request needs two round trips on the
+ * wire at least (client to primary and back, primary to backup and back); the rest is execution, sealing,
+ * tokens and thread hand-offs.
  *
  * <p>Usage: {@code java -cp tpcw-bench/target/benchmarks.jar io.eve.bench.latency.LatencyBenchmark
  * [measured] [warm-up] [log-dir]}, defaults 20,000, 5,000 and {@code tpcw-bench/target/latency}.
@@ -70,6 +76,8 @@ public final class LatencyBenchmark {
         long[] ping = new long[measured];
         long[] read = new long[measured];
         long[] update = new long[measured];
+        long[] readOnly = new long[measured];
+        long[] readOnlyOutcomes = new long[2];
         double[] readExecution = new double[2];
         double[] updateExecution = new double[2];
         byte[] frame = LengthPrefixedFrames.newFrame(PING_BODY_BYTES);
@@ -85,6 +93,7 @@ public final class LatencyBenchmark {
                 pinger.ping(frame);
                 check(client.call(reads.apply(i)));
                 check(client.call(updates.apply(i)));
+                check(readOnly(client, reads.apply(i)));
             }
             // The machine's load drifts: measuring the kinds in alternating rounds exposes them to the same
             // conditions, so their ratio means something even on a shared machine.
@@ -95,19 +104,26 @@ public final class LatencyBenchmark {
                     ping[i] = pinger.ping(frame);
                 }
                 double[] before = executionTotals(ports[3]);
-                measureRequests(client, reads, read, from, to);
+                measureRequests(client::call, reads, read, from, to);
                 double[] middle = executionTotals(ports[3]);
-                measureRequests(client, updates, update, from, to);
+                measureRequests(client::call, updates, update, from, to);
                 double[] after = executionTotals(ports[3]);
+                measureRequests(request -> readOnly(client, request), reads, readOnly, from, to);
                 accumulate(readExecution, before, middle);
                 accumulate(updateExecution, middle, after);
             }
+            readOnlyOutcomes[0] = client.readsAnswered();
+            readOnlyOutcomes[1] = client.readsReissued();
         }
         Percentiles pingLatency = Percentiles.of(ping);
         out.printf("%n%-46s %9s %9s %9s %16s%n", "round trip", "p50 us", "p90 us", "p99 us", "p50 / ping p50");
         print("raw Netty ping-pong, 48-byte frames", pingLatency, pingLatency);
         print("Eve primary-backup, READ", Percentiles.of(read), pingLatency);
         print("Eve primary-backup, SEEDED_UPDATE", Percentiles.of(update), pingLatency);
+        print("Eve primary-backup, READ read-only (Eve §6)", Percentiles.of(readOnly), pingLatency);
+        out.printf(
+                "read-only: %,d answered by both replicas alike, %,d reissued as ordered requests%n",
+                readOnlyOutcomes[0], readOnlyOutcomes[1]);
         out.printf(
                 "the primary executed and sealed a batch in %.1f us on average for READ and %.1f us for"
                         + " SEEDED_UPDATE (eve.batch.execution)%n",
@@ -119,12 +135,23 @@ public final class LatencyBenchmark {
         totals[1] += after[1] - before[1];
     }
 
+    private static Reply readOnly(EveClient client, byte[] request) {
+        try {
+            return client.read(request).get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("a read-only request failed", e);
+        }
+    }
+
     private static void measureRequests(
-            EveClient client, LongFunction<byte[]> requests, long[] nanos, int from, int to) {
+            Function<byte[], Reply> call, LongFunction<byte[]> requests, long[] nanos, int from, int to) {
         for (int i = from; i < to; i++) {
             byte[] request = requests.apply(i);
             long start = System.nanoTime();
-            Reply reply = client.call(request);
+            Reply reply = call.apply(request);
             nanos[i] = System.nanoTime() - start;
             check(reply);
         }
