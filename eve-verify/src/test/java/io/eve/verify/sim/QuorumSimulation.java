@@ -60,7 +60,7 @@ final class QuorumSimulation implements World {
     private final int[] processes;
     private final QuorumSimProcess[] running;
     private final int[] incarnations;
-    private final List<SimClient> clients = new ArrayList<>();
+    private SimClients clients;
     private final Map<Long, Token> committedByVerifiers = new HashMap<>();
     private final Map<Long, Token> stableAtReplicas = new HashMap<>();
     private final int byzantineProcess;
@@ -124,13 +124,8 @@ final class QuorumSimulation implements World {
         for (int process : processes) {
             start(process, false);
         }
-        int[] replicas = base.executionReplicas();
-        for (int i = 0; i < settings.clients(); i++) {
-            SimClient client = new SimClient(this, Simulation.CLIENT_BASE + i, i, replicas, root.split())
-                    .quorum(base.responseQuorum());
-            clients.add(client);
-            client.start();
-        }
+        clients = new SimClients(this, settings, base.executionReplicas(), root, base.responseQuorum());
+        clients.start();
         scheduleFault();
         queue.at(settings.faultPhaseNanos(), "heal", this::heal);
         long events = 0;
@@ -158,12 +153,18 @@ final class QuorumSimulation implements World {
                 checkFinalState();
             }
             if (violation != null) {
-                throw new SimulationFailure(seed, profile, violation, log.tail(), violationCause);
+                throw new SimulationFailure(seed, profile, settings, violation, log.tail(), violationCause);
             }
             if (healed && drained()) {
-                long acknowledged =
-                        clients.stream().mapToLong(SimClient::acknowledged).sum();
-                return new Simulation.Outcome(seed, events, now() / MS, acknowledged, crashes, 0);
+                return new Simulation.Outcome(
+                        seed,
+                        events,
+                        now() / MS,
+                        clients.acknowledged(),
+                        clients.checked(),
+                        clients.abandoned(),
+                        crashes,
+                        0);
             }
         }
     }
@@ -221,7 +222,7 @@ final class QuorumSimulation implements World {
                 process.onMessage(from, message);
             }
         } else {
-            clients.get(to - Simulation.CLIENT_BASE).onMessage(from, message);
+            clients.byId(to).onMessage(from, message);
         }
     }
 
@@ -325,6 +326,7 @@ final class QuorumSimulation implements World {
                 : null;
         QuorumSimProcess started = new QuorumSimProcess(
                 this, config, ++incarnations[process], restarted, lies, seeds::nextLong, envelopes, forgeries);
+        started.app.staleGets = settings.staleGets();
         running[process] = started;
         log("start " + started.name() + (restarted ? " (restarted without its state)" : "") + " " + lies);
         started.start();
@@ -414,9 +416,7 @@ final class QuorumSimulation implements World {
         healAt = now();
         network.heal();
         log("heal: no more faults; clients finish and send two more requests each");
-        for (SimClient client : clients) {
-            client.onHeal(2);
-        }
+        clients.onHeal(2);
     }
 
     // ---- the end of a run --------------------------------------------------------------------------
@@ -432,10 +432,8 @@ final class QuorumSimulation implements World {
     }
 
     private boolean drained() {
-        for (SimClient client : clients) {
-            if (!client.done()) {
-                return false;
-            }
+        if (!clients.done()) {
+            return false;
         }
         long committed = -1;
         for (QuorumSimProcess process : correctReplicas()) {
@@ -455,13 +453,7 @@ final class QuorumSimulation implements World {
     }
 
     private String report() {
-        StringBuilder report = new StringBuilder();
-        for (SimClient client : clients) {
-            String pending = client.pending();
-            if (pending != null) {
-                report.append(pending).append("; ");
-            }
-        }
+        StringBuilder report = new StringBuilder(clients.pending());
         for (QuorumSimProcess process : running) {
             report.append(process.name()).append(process.alive() ? "" : " (down)");
             if (process.replica != null) {
@@ -490,15 +482,15 @@ final class QuorumSimulation implements World {
 
     private void checkFinalState() {
         List<QuorumSimProcess> correct = correctReplicas();
-        for (SimClient client : clients) {
-            for (QuorumSimProcess process : correct) {
-                long counter = process.app.counter(client.key);
-                if (counter != client.acknowledged()) {
-                    fail("exactly-once broken at the end: counter " + client.key + " is " + counter + " at "
-                            + process.name() + ", but client " + client.id + " got " + client.acknowledged()
-                            + " requests acknowledged");
-                }
+        for (QuorumSimProcess process : correct) {
+            String mismatch = clients.counterMismatch(process.name(), process.app::counter);
+            if (mismatch != null) {
+                fail(mismatch);
             }
+        }
+        List<String> violations = clients.linearizabilityViolations();
+        if (!violations.isEmpty()) {
+            fail("linearizability: " + String.join("\n", violations));
         }
         QuorumSimProcess first = correct.get(0);
         long seq = first.stage.stableSeq();
