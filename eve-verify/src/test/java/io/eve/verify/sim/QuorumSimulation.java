@@ -27,7 +27,8 @@ import java.util.SplittableRandom;
  * network heals and the run drains as in {@link Simulation}. Checked as the run goes: correct verifiers
  * never commit different tokens for a batch; correct execution replicas mark stable only the committed
  * token and release only replies of committed executions; clients accept only the reply the sequential
- * counter model gives. At the end: every correct replica holds exactly the acknowledged requests. The bft
+ * counter model gives. At the end: every correct replica holds exactly the acknowledged requests, and the
+ * register clients' history of the shared keys is linearizable ({@link SharedRegisters}). The bft
  * profiles run over authenticated links with {@code MacEvidence} (docs/quorum.md, "Authenticators"); in
  * {@code bft-forge} the Byzantine process attacks them instead ({@link Forgeries}).
  *
@@ -278,17 +279,44 @@ final class QuorumSimulation implements World {
         }
     }
 
-    /** A correct replica releases a reply: from an execution of its own whose token was committed. */
+    /**
+     * A correct replica releases a reply: from an execution of its own that the verifiers committed. A
+     * request retried after it was executed is answered again from the reply cache in a later batch, so
+     * several executions may hold the reply; one committed is enough.
+     */
     void onRelease(QuorumSimProcess process, Reply reply) {
-        Executed executed = process.executionAnswering(reply, Long.MAX_VALUE);
-        if (executed == null) {
+        List<Executed> executions = process.executionsAnswering(reply);
+        if (executions.isEmpty()) {
             fail(process.name() + " releases " + reply + " which none of its executions produced");
             return;
         }
-        Token agreed = committedByVerifiers.get(executed.seq());
-        if (agreed == null || !agreed.matches(executed.token())) {
-            fail(process.name() + " releases " + reply + " of batch " + executed.seq() + " executed as "
-                    + executed.token() + ", but the verifiers committed " + agreed);
+        for (Executed executed : executions) {
+            if (committed(process, executed)) {
+                return;
+            }
+        }
+        Executed latest = executions.get(0);
+        fail(process.name() + " releases " + reply + " of batch " + latest.seq() + " executed as " + latest.token()
+                + ", but the verifiers committed " + committedByVerifiers.get(latest.seq())
+                + (executions.size() > 1 ? " (nor any of its earlier executions holding it)" : ""));
+    }
+
+    /**
+     * Whether the verifiers committed {@code executed}: its token, or a later token that this process's own
+     * later executions chain to it (a certificate for batch n commits every batch its token chains to).
+     */
+    private boolean committed(QuorumSimProcess process, Executed executed) {
+        Token token = executed.token();
+        while (true) {
+            Token agreed = committedByVerifiers.get(token.seq());
+            if (agreed != null) {
+                return agreed.matches(token);
+            }
+            Executed next = process.execution(token.seq() + 1);
+            if (next == null || !next.token().previous().equals(token.digest())) {
+                return false;
+            }
+            token = next.token();
         }
     }
 

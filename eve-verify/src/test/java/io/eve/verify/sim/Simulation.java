@@ -10,8 +10,9 @@ import java.util.SplittableRandom;
  * One simulated run of a two-replica primary-backup cluster and its clients, driven by one seed. A fault
  * phase injects what the {@link Faults} profile allows; then the network heals, crashed replicas come
  * back, and the run drains: every client finishes its request in flight and two more, and both replicas
- * converge. Invariants are checked after every event (see {@link Invariants} and {@link SimClient}); the
- * first violation ends the run with a {@link SimulationFailure}.
+ * converge. Invariants are checked after every event (see {@link Invariants} and {@link SimClient}), and
+ * the register clients' history for linearizability at the end ({@link SharedRegisters}); the first
+ * violation ends the run with a {@link SimulationFailure}.
  *
  * <p>Determinism: one {@link SplittableRandom} seeded once, split in a fixed order for the network, the
  * faults, the stage timings and each replica incarnation's batch seeds; simulated time only; ordered
