@@ -55,6 +55,7 @@ class QuorumNemesisIT {
 
     private final List<String> faults = new ArrayList<>();
     private final long startedAt = System.nanoTime();
+    private int injected;
 
     @Test
     void shouldStayLinearizableWhenAReplicaIsPartitionedLongerThanTheFailureTimeout() throws Exception {
@@ -84,7 +85,7 @@ class QuorumNemesisIT {
                 HostilePeer attacker = new HostilePeer(wired.transportAddress(TARGET))) {
             wired.link(CAPTURED_FROM, TARGET).capture(CAPTURE_BYTES);
             ReplicaProcesses cluster = wired.launch();
-            log("slow-loris connection to node " + TARGET + ": one byte of a frame every 250 ms");
+            fault("slow-loris connection to node " + TARGET + ": one byte of a frame every 250 ms");
             try (HostilePeer.SlowLoris loris = attacker.startSlowLoris(HOSTILE_ID, 250)) {
                 runBft(dir, wired, cluster, attacker, loris);
             }
@@ -143,7 +144,7 @@ class QuorumNemesisIT {
                 .as("envelopes captured on the link %d->%d", CAPTURED_FROM, TARGET)
                 .hasSizeGreaterThan(10);
         long before = rejected(cluster);
-        log("hostile peer to node " + TARGET + ": " + FORGED + " envelopes with forged tags, " + UNSEALED
+        fault("hostile peer to node " + TARGET + ": " + FORGED + " envelopes with forged tags, " + UNSEALED
                 + " unsealed protocol messages, " + envelopes.size() + " replays of node " + CAPTURED_FROM
                 + "'s envelopes in node " + TARGET + "'s name, " + NOT_FROM_A_CLIENT
                 + " protocol messages from an id without keys");
@@ -155,8 +156,8 @@ class QuorumNemesisIT {
         awaitRejected(cluster, expected);
         log("node " + TARGET + " dropped and counted all " + (expected - before));
 
-        log("replay node " + CAPTURED_FROM + "'s " + envelopes.size() + " envelopes in its own name to nodes " + TARGET
-                + " and 2");
+        fault("replay node " + CAPTURED_FROM + "'s " + envelopes.size() + " envelopes in its own name to nodes "
+                + TARGET + " and 2");
         attacker.replay(CAPTURED_FROM, envelopes);
         try (HostilePeer second = new HostilePeer(wired.transportAddress(2))) {
             second.replay(CAPTURED_FROM, envelopes);
@@ -201,7 +202,7 @@ class QuorumNemesisIT {
     /** Cuts every link between {@code node} and the other replicas (clients still reach it) for 2.5 failure timeouts. */
     private void partition(ProxiedCluster wired, RegisterWorkload workload, int node) throws Exception {
         long millis = FAILURE_TIMEOUT_MS * 5L / 2;
-        log("partition node " + node + " from the other replicas for " + millis + " ms");
+        fault("partition node " + node + " from the other replicas for " + millis + " ms");
         wired.isolate(node);
         Thread.sleep(millis); // the length of the fault, longer than the failure timeout
         awaitProgress(workload, 100); // the others serve meanwhile
@@ -211,7 +212,7 @@ class QuorumNemesisIT {
     }
 
     private void killAndRejoin(ReplicaProcesses cluster, RegisterWorkload workload, int victim) throws Exception {
-        log("SIGKILL node " + victim);
+        fault("SIGKILL node " + victim);
         cluster.kill(victim);
         awaitProgress(workload, 200);
         log("restart node " + victim + " with --join");
@@ -221,7 +222,7 @@ class QuorumNemesisIT {
     }
 
     private void pause(ReplicaProcesses cluster, RegisterWorkload workload, int node) throws Exception {
-        log("SIGSTOP node " + node + " for " + FAILURE_TIMEOUT_MS / 3 + " ms");
+        fault("SIGSTOP node " + node + " for " + FAILURE_TIMEOUT_MS / 3 + " ms");
         cluster.pause(node);
         try {
             Thread.sleep(FAILURE_TIMEOUT_MS / 3); // the length of the fault
@@ -232,7 +233,7 @@ class QuorumNemesisIT {
     }
 
     private void delay(ProxiedCluster wired, RegisterWorkload workload) throws Exception {
-        log("delay every replica link by 20 ms for 1.5 s");
+        fault("delay every replica link by 20 ms for 1.5 s");
         wired.delayReplicaLinks(20);
         Thread.sleep(1_500); // the length of the fault
         wired.healReplicaLinks();
@@ -246,7 +247,7 @@ class QuorumNemesisIT {
     private void finish(Path dir, ReplicaProcesses cluster, RegisterWorkload workload) throws Exception {
         ReplicaLaunch.Status[] all = cluster.awaitSameState(1, LIMIT, 0, 1, 2);
         RegisterWorkload.Report report = workload.check();
-        log("done at batch " + all[0].stableSeq() + ": " + report);
+        log("done at batch " + all[0].stableSeq() + ", " + injected + " faults injected: " + report);
         Files.write(dir.resolve("nemesis-report.txt"), faults, StandardCharsets.UTF_8);
 
         assertThat(report.violations()).as("linearizability: %s", report).isEmpty();
@@ -264,6 +265,11 @@ class QuorumNemesisIT {
             }
             Thread.sleep(20);
         }
+    }
+
+    private void fault(String event) {
+        injected++;
+        log(event);
     }
 
     private void log(String event) {
