@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -15,11 +16,30 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PrimaryBackupSimulationTest {
-    private static final int SEEDS = 400;
+    /**
+     * Seeds of {@code reliable}; the other profiles run {@link #FEWER}. Each run has three counter clients
+     * and three register clients (twice the work of the counter clients alone, whose runs numbered 400 and
+     * 150), so CI costs what it did; {@code ./simulate} runs any number.
+     */
+    private static final int SEEDS = 200;
+
+    private static final int FEWER = 75;
 
     @BeforeAll
     static void quiet() {
         SimulationRunner.quietProtocolLogs();
+    }
+
+    /**
+     * A seed that found a bug, run with the clients it was found with (three counter clients, no register
+     * clients): more clients would draw other random choices and miss the scenario.
+     */
+    private static void replayFinding(String profile, long seed) {
+        SimulationRunner.run(
+                profile,
+                seed,
+                SimulationRunner.settings(SimulationRunner.DEFAULT_FAULT_MILLIS, false)
+                        .withRegisterClients(0));
     }
 
     private static void runSeeds(String profile, long first, int count) {
@@ -45,17 +65,17 @@ class PrimaryBackupSimulationTest {
 
     @Test
     void shouldKeepEveryInvariantWhenTheLinkLosesAndCutsMessages() {
-        runSeeds("lossy", 1, 150);
+        runSeeds("lossy", 1, FEWER);
     }
 
     @Test
     void shouldKeepEveryInvariantWhenAPrimaryRestartsWithinTheFailureTimeout() {
-        runSeeds("fast-restart", 1, 150);
+        runSeeds("fast-restart", 1, FEWER);
     }
 
     @Test
     void shouldKeepEveryInvariantWhenClocksJump() {
-        runSeeds("clock-jump", 1, 150);
+        runSeeds("clock-jump", 1, FEWER);
     }
 
     @Test
@@ -72,7 +92,7 @@ class PrimaryBackupSimulationTest {
      */
     @Test
     void shouldCommitAfterTheLinkLosesAnExecuteBatch() {
-        SimulationRunner.runSeed("lossy", 1, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        replayFinding("lossy", 1);
     }
 
     /**
@@ -83,7 +103,7 @@ class PrimaryBackupSimulationTest {
      */
     @Test
     void shouldServeAfterThePrimaryRestartsWithinTheFailureTimeout() {
-        SimulationRunner.runSeed("fast-restart", 17, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        replayFinding("fast-restart", 17);
     }
 
     /**
@@ -95,7 +115,7 @@ class PrimaryBackupSimulationTest {
      */
     @Test
     void shouldCommitTheBatchesAJoinTransferCarries() {
-        SimulationRunner.runSeed("fast-restart", 25, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        replayFinding("fast-restart", 25);
     }
 
     /**
@@ -106,7 +126,7 @@ class PrimaryBackupSimulationTest {
      */
     @Test
     void shouldNotCommitARejectedExecutionWhenARollbackIsLost() {
-        SimulationRunner.runSeed("lossy", 118, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        replayFinding("lossy", 118);
     }
 
     /**
@@ -118,15 +138,31 @@ class PrimaryBackupSimulationTest {
      */
     @Test
     void shouldInstallATransferThatCarriesBatchesTheBackupLacks() {
-        SimulationRunner.runSeed("unordered", 248, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        replayFinding("unordered", 248);
     }
 
     /**
      * Found by the simulator (docs/simulation.md, findings 7): a late Rollback asks the backup to roll back
      * to a version its stage no longer holds, and the stage fails (a real replica stops). Reordering only.
      */
+    /**
+     * Found by the sweeps with register clients (docs/simulation.md, findings of the linearizability
+     * round), a liveness bug of {@code PrimaryBackup}, not fixed yet, on a FIFO link that loses messages
+     * (within the transport's contract): after a divergence the primary sends Rollback(to 91, await
+     * transfer) and a transfer to 92, the backup's JoinRequest brings a second transfer, to 95, and
+     * ExecuteBatch 94 is lost. The second transfer arrives while the first is being applied and is dropped
+     * ({@code onStateTransfer} returns while {@code applying}); the primary counts 94 and 95 as carried by
+     * it and never sends them again, so the backup waits for 94 forever.
+     */
+    @Test
+    @Disabled(
+            "a bug in eve-verify main: PrimaryBackup drops a transfer that arrives during an apply (docs/simulation.md)")
+    void shouldCatchUpWhenASecondTransferArrivesWhileTheFirstIsApplied() {
+        SimulationRunner.runSeed("lossy", 963, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
     @Test
     void shouldIgnoreARollbackToAVersionTheBackupDoesNotHold() {
-        SimulationRunner.runSeed("unordered", 101, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        replayFinding("unordered", 101);
     }
 }

@@ -183,17 +183,23 @@ final class QuorumSimProcess {
                 || message instanceof Message.Suspect;
     }
 
-    /** The execution, still held, whose replies include {@code reply}'s request, at or below {@code atMost}. */
-    Executed executionAnswering(Reply reply, long atMost) {
-        for (Executed executed :
-                executions.headMap(atMost, true).descendingMap().values()) {
+    /** This incarnation's executions still held whose replies include {@code reply}'s request, latest first. */
+    List<Executed> executionsAnswering(Reply reply) {
+        List<Executed> answering = new ArrayList<>();
+        for (Executed executed : executions.descendingMap().values()) {
             for (Reply candidate : executed.replies()) {
                 if (candidate.clientId() == reply.clientId() && candidate.requestSeq() == reply.requestSeq()) {
-                    return executed;
+                    answering.add(executed);
+                    break;
                 }
             }
         }
-        return null;
+        return answering;
+    }
+
+    /** This incarnation's latest execution of batch {@code seq}, if its stage still holds it; else {@code null}. */
+    Executed execution(long seq) {
+        return executions.get(seq);
     }
 
     long protocolStable() {

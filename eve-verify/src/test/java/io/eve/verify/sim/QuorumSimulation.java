@@ -27,7 +27,8 @@ import java.util.SplittableRandom;
  * network heals and the run drains as in {@link Simulation}. Checked as the run goes: correct verifiers
  * never commit different tokens for a batch; correct execution replicas mark stable only the committed
  * token and release only replies of committed executions; clients accept only the reply the sequential
- * counter model gives. At the end: every correct replica holds exactly the acknowledged requests. The bft
+ * counter model gives. At the end: every correct replica holds exactly the acknowledged requests, and the
+ * register clients' history of the shared keys is linearizable ({@link SharedRegisters}). The bft
  * profiles run over authenticated links with {@code MacEvidence} (docs/quorum.md, "Authenticators"); in
  * {@code bft-forge} the Byzantine process attacks them instead ({@link Forgeries}).
  *
@@ -60,7 +61,7 @@ final class QuorumSimulation implements World {
     private final int[] processes;
     private final QuorumSimProcess[] running;
     private final int[] incarnations;
-    private final List<SimClient> clients = new ArrayList<>();
+    private SimClients clients;
     private final Map<Long, Token> committedByVerifiers = new HashMap<>();
     private final Map<Long, Token> stableAtReplicas = new HashMap<>();
     private final int byzantineProcess;
@@ -124,13 +125,8 @@ final class QuorumSimulation implements World {
         for (int process : processes) {
             start(process, false);
         }
-        int[] replicas = base.executionReplicas();
-        for (int i = 0; i < settings.clients(); i++) {
-            SimClient client = new SimClient(this, Simulation.CLIENT_BASE + i, i, replicas, root.split())
-                    .quorum(base.responseQuorum());
-            clients.add(client);
-            client.start();
-        }
+        clients = new SimClients(this, settings, base.executionReplicas(), root, base.responseQuorum());
+        clients.start();
         scheduleFault();
         queue.at(settings.faultPhaseNanos(), "heal", this::heal);
         long events = 0;
@@ -158,12 +154,18 @@ final class QuorumSimulation implements World {
                 checkFinalState();
             }
             if (violation != null) {
-                throw new SimulationFailure(seed, profile, violation, log.tail(), violationCause);
+                throw new SimulationFailure(seed, profile, settings, violation, log.tail(), violationCause);
             }
             if (healed && drained()) {
-                long acknowledged =
-                        clients.stream().mapToLong(SimClient::acknowledged).sum();
-                return new Simulation.Outcome(seed, events, now() / MS, acknowledged, crashes, 0);
+                return new Simulation.Outcome(
+                        seed,
+                        events,
+                        now() / MS,
+                        clients.acknowledged(),
+                        clients.checked(),
+                        clients.abandoned(),
+                        crashes,
+                        0);
             }
         }
     }
@@ -221,7 +223,7 @@ final class QuorumSimulation implements World {
                 process.onMessage(from, message);
             }
         } else {
-            clients.get(to - Simulation.CLIENT_BASE).onMessage(from, message);
+            clients.byId(to).onMessage(from, message);
         }
     }
 
@@ -277,17 +279,44 @@ final class QuorumSimulation implements World {
         }
     }
 
-    /** A correct replica releases a reply: from an execution of its own whose token was committed. */
+    /**
+     * A correct replica releases a reply: from an execution of its own that the verifiers committed. A
+     * request retried after it was executed is answered again from the reply cache in a later batch, so
+     * several executions may hold the reply; one committed is enough.
+     */
     void onRelease(QuorumSimProcess process, Reply reply) {
-        Executed executed = process.executionAnswering(reply, Long.MAX_VALUE);
-        if (executed == null) {
+        List<Executed> executions = process.executionsAnswering(reply);
+        if (executions.isEmpty()) {
             fail(process.name() + " releases " + reply + " which none of its executions produced");
             return;
         }
-        Token agreed = committedByVerifiers.get(executed.seq());
-        if (agreed == null || !agreed.matches(executed.token())) {
-            fail(process.name() + " releases " + reply + " of batch " + executed.seq() + " executed as "
-                    + executed.token() + ", but the verifiers committed " + agreed);
+        for (Executed executed : executions) {
+            if (committed(process, executed)) {
+                return;
+            }
+        }
+        Executed latest = executions.get(0);
+        fail(process.name() + " releases " + reply + " of batch " + latest.seq() + " executed as " + latest.token()
+                + ", but the verifiers committed " + committedByVerifiers.get(latest.seq())
+                + (executions.size() > 1 ? " (nor any of its earlier executions holding it)" : ""));
+    }
+
+    /**
+     * Whether the verifiers committed {@code executed}: its token, or a later token that this process's own
+     * later executions chain to it (a certificate for batch n commits every batch its token chains to).
+     */
+    private boolean committed(QuorumSimProcess process, Executed executed) {
+        Token token = executed.token();
+        while (true) {
+            Token agreed = committedByVerifiers.get(token.seq());
+            if (agreed != null) {
+                return agreed.matches(token);
+            }
+            Executed next = process.execution(token.seq() + 1);
+            if (next == null || !next.token().previous().equals(token.digest())) {
+                return false;
+            }
+            token = next.token();
         }
     }
 
@@ -325,6 +354,7 @@ final class QuorumSimulation implements World {
                 : null;
         QuorumSimProcess started = new QuorumSimProcess(
                 this, config, ++incarnations[process], restarted, lies, seeds::nextLong, envelopes, forgeries);
+        started.app.staleGets = settings.staleGets();
         running[process] = started;
         log("start " + started.name() + (restarted ? " (restarted without its state)" : "") + " " + lies);
         started.start();
@@ -414,9 +444,7 @@ final class QuorumSimulation implements World {
         healAt = now();
         network.heal();
         log("heal: no more faults; clients finish and send two more requests each");
-        for (SimClient client : clients) {
-            client.onHeal(2);
-        }
+        clients.onHeal(2);
     }
 
     // ---- the end of a run --------------------------------------------------------------------------
@@ -432,10 +460,8 @@ final class QuorumSimulation implements World {
     }
 
     private boolean drained() {
-        for (SimClient client : clients) {
-            if (!client.done()) {
-                return false;
-            }
+        if (!clients.done()) {
+            return false;
         }
         long committed = -1;
         for (QuorumSimProcess process : correctReplicas()) {
@@ -455,13 +481,7 @@ final class QuorumSimulation implements World {
     }
 
     private String report() {
-        StringBuilder report = new StringBuilder();
-        for (SimClient client : clients) {
-            String pending = client.pending();
-            if (pending != null) {
-                report.append(pending).append("; ");
-            }
-        }
+        StringBuilder report = new StringBuilder(clients.pending());
         for (QuorumSimProcess process : running) {
             report.append(process.name()).append(process.alive() ? "" : " (down)");
             if (process.replica != null) {
@@ -490,15 +510,15 @@ final class QuorumSimulation implements World {
 
     private void checkFinalState() {
         List<QuorumSimProcess> correct = correctReplicas();
-        for (SimClient client : clients) {
-            for (QuorumSimProcess process : correct) {
-                long counter = process.app.counter(client.key);
-                if (counter != client.acknowledged()) {
-                    fail("exactly-once broken at the end: counter " + client.key + " is " + counter + " at "
-                            + process.name() + ", but client " + client.id + " got " + client.acknowledged()
-                            + " requests acknowledged");
-                }
+        for (QuorumSimProcess process : correct) {
+            String mismatch = clients.counterMismatch(process.name(), process.app::counter);
+            if (mismatch != null) {
+                fail(mismatch);
             }
+        }
+        List<String> violations = clients.linearizabilityViolations();
+        if (!violations.isEmpty()) {
+            fail("linearizability: " + String.join("\n", violations));
         }
         QuorumSimProcess first = correct.get(0);
         long seq = first.stage.stableSeq();

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,7 +17,9 @@ import org.junit.jupiter.api.Timeout;
  * crashes and restarts, partitions, lossy FIFO links, divergent execution and, for bft, one Byzantine
  * process (wrong tokens, wrong replies, an equivocating primary or verifier, or, in {@code bft-forge}, one
  * that forges origins, tampers with forwarded evidence or replays envelopes). {@code SimulationRunner
- * --profile crash|crash-lossy|bft|bft-lossy --seeds N} runs any number and prints the failing seeds.
+ * --profile crash|crash-lossy|bft|bft-lossy --seeds N} runs any number and prints the failing seeds. Each
+ * run has three counter clients and three register clients whose history is checked for linearizability,
+ * twice the work of the counter clients alone: CI runs half the seeds it ran before (30, 25, 30, 25, 15).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class QuorumSimulationTest {
@@ -25,6 +28,15 @@ class QuorumSimulationTest {
     @BeforeAll
     static void quiet() {
         SimulationRunner.quietProtocolLogs();
+    }
+
+    /**
+     * A seed that found a bug, run with the clients it was found with (three counter clients, no register
+     * clients): more clients would draw other random choices and miss the scenario.
+     */
+    private static void replayFinding(String profile, long seed, long faultMillis) {
+        SimulationRunner.run(
+                profile, seed, SimulationRunner.settings(faultMillis, false).withRegisterClients(0));
     }
 
     private static void runSeeds(String profile, long first, int count) {
@@ -45,27 +57,27 @@ class QuorumSimulationTest {
 
     @Test
     void shouldKeepEveryInvariantOfTheCrashProfileUnderCrashesPartitionsAndDivergence() {
-        runSeeds("crash", 1, 30);
+        runSeeds("crash", 1, 15);
     }
 
     @Test
     void shouldKeepEveryInvariantOfTheCrashProfileOnLossyLinks() {
-        runSeeds("crash-lossy", 1, 25);
+        runSeeds("crash-lossy", 1, 13);
     }
 
     @Test
     void shouldKeepEveryInvariantOfTheBftProfileWithAByzantineProcess() {
-        runSeeds("bft", 1, 30);
+        runSeeds("bft", 1, 15);
     }
 
     @Test
     void shouldKeepEveryInvariantOfTheBftProfileOnLossyLinks() {
-        runSeeds("bft-lossy", 1, 25);
+        runSeeds("bft-lossy", 1, 13);
     }
 
     @Test
     void shouldKeepEveryInvariantOfTheBftProfileWhenAProcessAttacksTheAuthenticators() {
-        runSeeds("bft-forge", 1, 15);
+        runSeeds("bft-forge", 1, 8);
     }
 
     /**
@@ -77,10 +89,8 @@ class QuorumSimulationTest {
     void shouldDropForgedOriginsAndReplaysOnTheAuthenticatedLinks() {
         Map<QuorumSimProcess.Byzantine, Long> rejected = new EnumMap<>(QuorumSimProcess.Byzantine.class);
         for (long seed = 1; seed <= 6; seed++) {
-            QuorumSimulation sim = new QuorumSimulation(
-                    seed,
-                    "bft-forge",
-                    new Simulation.Settings(FAULT_MILLIS * Simulation.MS, SimulationRunner.CLIENTS, false));
+            QuorumSimulation sim =
+                    new QuorumSimulation(seed, "bft-forge", SimulationRunner.settings(FAULT_MILLIS, false));
             sim.run();
             rejected.merge(sim.behaviour(), sim.rejected(), Long::sum);
         }
@@ -104,7 +114,7 @@ class QuorumSimulationTest {
      */
     @Test
     void shouldNotChooseAStartEveryReplicaRolledBackPast() {
-        SimulationRunner.runSeed("crash-lossy", 39, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        replayFinding("crash-lossy", 39, SimulationRunner.DEFAULT_FAULT_MILLIS);
     }
 
     /**
@@ -125,6 +135,35 @@ class QuorumSimulationTest {
      */
     @Test
     void shouldCatchUpAReplicaThatMissedTheLastCommits() {
-        SimulationRunner.runSeed("bft", 23, 1000, false);
+        replayFinding("bft", 23, 1000);
+    }
+
+    /**
+     * Found by the sweeps with register clients (docs/simulation.md, findings of the linearizability
+     * round), a bug of the simulator's check: a request retried after its batch executed is answered again
+     * from the reply cache in a later batch. When the earlier batch commits, the replica releases the reply,
+     * and the check looked only at the latest batch holding it, not yet committed.
+     */
+    @Test
+    void shouldAcceptAReplyReleasedWithTheCommittedBatchThoughARetryRanAgainLater() {
+        SimulationRunner.runSeed("bft-lossy", 81, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        SimulationRunner.runSeed("bft-lossy", 195, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        SimulationRunner.runSeed("bft-forge", 195, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
+     * Found by the sweeps with register clients (docs/simulation.md, findings of the linearizability round),
+     * a liveness bug of the view change, not fixed yet: {@code Certificate.isAbove} orders certificates by
+     * batch first, although docs/quorum.md ("Which certificate") says by view first. Crash seed 39: batch
+     * 332 is prepared in view 3 by verifier 0 alone; view 4 starts from 331 and every execution replica
+     * rolls back to 331; verifier 0, which never entered view 4, reports (view 3, batch 332) for view 5, and
+     * the new view chooses it over (view 4, batch 331). No replica holds batch 332 any more, so none can
+     * transfer it, and the views change forever. Ordering by view first makes both seeds pass.
+     */
+    @Test
+    @Disabled("a bug in eve-verify main: Certificate.isAbove must order by view first (docs/simulation.md)")
+    void shouldNotStartANewViewFromAnOlderViewsCertificateForAHigherBatch() {
+        SimulationRunner.runSeed("crash", 39, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        SimulationRunner.runSeed("crash-lossy", 117, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
     }
 }

@@ -4,30 +4,34 @@ import io.eve.Reply;
 import io.eve.Request;
 import io.eve.protocol.Message;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * A simulated client with its own counter key: sends {@code add:key:1} one request at a time, resends the
- * same request (same number) to the other replica after a timeout, follows redirects, and checks
- * exactly-once as replies come (invariant 4): the reply to its n-th request must be n, and a repeated
- * reply must equal the first.
+ * A simulated client: sends one request at a time, its payloads and the judgement of its replies coming
+ * from its {@link SimWorkload} (its own counter, or shared registers). It resends the same request (same
+ * number) to the other replica after a timeout and follows redirects; with the quorum profiles it accepts
+ * a reply only once {@code r + 1} replicas sent the same one, and resends to all on a timeout. A client
+ * whose workload allows it gives up on a request that waits too long while faults are injected and goes on
+ * with the next number. It checks as replies come that a repeated reply equals the first (invariant 4).
  */
 final class SimClient {
     private static final long CHECK_NANOS = 10_000_000L;
 
+    /** A client that may give up does so after this many client timeouts without an accepted reply. */
+    private static final int ABANDON_AFTER_TIMEOUTS = 5;
+
     final int id;
-    final long key;
+    final SimWorkload workload;
     private final World sim;
     private final SplittableRandom random;
     private final int[] replicas;
-    private final List<byte[]> acknowledged = new ArrayList<>();
+    private final Map<Long, byte[]> answers = new HashMap<>();
+    private long sent;
     private int target;
     private Request outstanding;
     private long outstandingSince;
@@ -37,10 +41,10 @@ final class SimClient {
     private boolean quorum;
     private final Map<String, Set<Integer>> votes = new HashMap<>();
 
-    SimClient(World sim, int id, long key, int[] replicas, SplittableRandom random) {
+    SimClient(World sim, int id, SimWorkload workload, int[] replicas, SplittableRandom random) {
         this.sim = sim;
         this.id = id;
-        this.key = key;
+        this.workload = workload;
         this.replicas = replicas.clone();
         this.random = random;
         this.target = random.nextInt(replicas.length);
@@ -62,8 +66,9 @@ final class SimClient {
         scheduleCheck();
     }
 
-    int acknowledged() {
-        return acknowledged.size();
+    /** Requests answered (and accepted). */
+    long acknowledged() {
+        return answers.size();
     }
 
     /** Finish the request in flight, send {@code more} after it, then stop. */
@@ -100,7 +105,8 @@ final class SimClient {
         if (remainingAfterHeal > 0) {
             remainingAfterHeal--;
         }
-        outstanding = new Request(id, acknowledged.size() + 1L, SimCounter.add(key, 1));
+        sent++;
+        outstanding = new Request(id, sent, workload.invoke(sent, sim.now()));
         outstandingSince = sim.now();
         transmit();
     }
@@ -112,7 +118,9 @@ final class SimClient {
 
     private void scheduleCheck() {
         sim.queue().after(CHECK_NANOS, "client " + id + " timer", () -> {
-            if (outstanding != null && sim.now() >= resendAt && quorum) {
+            if (outstanding != null && givesUp()) {
+                abandon();
+            } else if (outstanding != null && sim.now() >= resendAt && quorum) {
                 sim.log("client " + id + " times out; sends request " + outstanding.requestSeq() + " to all");
                 resendAt = sim.now() + sim.clientTimeoutNanos();
                 for (int replica : replicas) {
@@ -128,6 +136,22 @@ final class SimClient {
                 scheduleCheck();
             }
         });
+    }
+
+    /** Only while faults are injected: after they stop every request must be answered (liveness). */
+    private boolean givesUp() {
+        return workload.abandons()
+                && remainingAfterHeal < 0
+                && sim.now() - outstandingSince >= ABANDON_AFTER_TIMEOUTS * sim.clientTimeoutNanos();
+    }
+
+    private void abandon() {
+        long seq = outstanding.requestSeq();
+        sim.log("client " + id + " gives up on request " + seq + " (it may still take effect)");
+        workload.onAbandoned(seq, sim.now());
+        outstanding = null;
+        votes.clear();
+        thinkThenSend();
     }
 
     void onMessage(int from, Message message) {
@@ -159,20 +183,9 @@ final class SimClient {
         String key = (reply.error() ? "error " : "") + text(reply.payload());
         Set<Integer> senders = votes.computeIfAbsent(key, k -> new HashSet<>());
         senders.add(from);
-        if (senders.size() < requiredMatches) {
-            return;
+        if (senders.size() >= requiredMatches) {
+            accept(reply, "from " + senders);
         }
-        long seq = reply.requestSeq();
-        if (reply.error() || !text(reply.payload()).equals(Long.toString(seq))) {
-            sim.fail("client " + id + " accepted a wrong reply to request " + seq + ": " + key + " from " + senders
-                    + ", the sequential model says " + seq);
-            return;
-        }
-        acknowledged.add(reply.payload());
-        sim.log("client " + id + " acknowledged request " + seq + " (from " + senders + ")");
-        outstanding = null;
-        votes.clear();
-        thinkThenSend();
     }
 
     private void onReply(int from, Reply reply) {
@@ -181,35 +194,35 @@ final class SimClient {
             return;
         }
         long seq = reply.requestSeq();
-        if (reply.clientId() != id || seq < 1 || seq > acknowledged.size() + 1L) {
-            sim.fail("client " + id + " got " + reply + " from " + from + " but has sent only "
-                    + (acknowledged.size() + (outstanding == null ? 0 : 1)) + " requests");
+        if (reply.clientId() != id || seq < 1 || seq > sent) {
+            sim.fail("client " + id + " got " + reply + " from " + from + " but has sent only " + sent + " requests");
             return;
         }
-        if (seq <= acknowledged.size()) {
+        if (outstanding == null || seq != outstanding.requestSeq()) {
             // A late copy of an old request meets a reply cache that has moved on: it is answered "stale"
-            // (ReplyCache), never executed again. The client has its answer and ignores this one.
+            // (ReplyCache), never executed again. The client has its answer, or gave up, and ignores this one.
+            byte[] first = answers.get(seq);
             boolean stale = reply.error() && reply.errorText().startsWith("stale request");
-            if (!stale && !Arrays.equals(acknowledged.get((int) seq - 1), reply.payload())) {
-                sim.fail("client " + id + " got two different replies to request " + seq + ": "
-                        + text(acknowledged.get((int) seq - 1)) + " and " + text(reply.payload()) + " (from " + from
-                        + ")");
+            if (first != null && !stale && !Arrays.equals(first, reply.payload())) {
+                sim.fail("client " + id + " got two different replies to request " + seq + ": " + text(first) + " and "
+                        + text(reply.payload()) + " (from " + from + ")");
             }
             return;
         }
-        if (outstanding == null) {
+        accept(reply, "from node " + from);
+    }
+
+    private void accept(Reply reply, String source) {
+        long seq = reply.requestSeq();
+        String wrong = workload.onReply(seq, reply, sim.now());
+        if (wrong != null) {
+            sim.fail("client " + id + " accepted a wrong reply to request " + seq + " (" + source + "): " + wrong);
             return;
         }
-        String value = text(reply.payload());
-        if (reply.error() || !value.equals(Long.toString(seq))) {
-            sim.fail("exactly-once broken: client " + id + " request " + seq + " answered "
-                    + (reply.error() ? "error " + reply.errorText() : value) + " by node " + from
-                    + ", expected " + seq);
-            return;
-        }
-        acknowledged.add(reply.payload());
-        sim.log("client " + id + " acknowledged request " + seq + " (from node " + from + ")");
+        answers.put(seq, reply.payload());
+        sim.log("client " + id + " acknowledged request " + seq + " (" + source + "): " + text(reply.payload()));
         outstanding = null;
+        votes.clear();
         thinkThenSend();
     }
 

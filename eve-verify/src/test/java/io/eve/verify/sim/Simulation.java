@@ -3,7 +3,6 @@ package io.eve.verify.sim;
 import io.eve.batch.Batch;
 import io.eve.protocol.Message;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -11,8 +10,9 @@ import java.util.SplittableRandom;
  * One simulated run of a two-replica primary-backup cluster and its clients, driven by one seed. A fault
  * phase injects what the {@link Faults} profile allows; then the network heals, crashed replicas come
  * back, and the run drains: every client finishes its request in flight and two more, and both replicas
- * converge. Invariants are checked after every event (see {@link Invariants} and {@link SimClient}); the
- * first violation ends the run with a {@link SimulationFailure}.
+ * converge. Invariants are checked after every event (see {@link Invariants} and {@link SimClient}), and
+ * the register clients' history for linearizability at the end ({@link SharedRegisters}); the first
+ * violation ends the run with a {@link SimulationFailure}.
  *
  * <p>Determinism: one {@link SplittableRandom} seeded once, split in a fixed order for the network, the
  * faults, the stage timings and each replica incarnation's batch seeds; simulated time only; ordered
@@ -29,11 +29,35 @@ final class Simulation implements World {
     private static final long WALL_EPOCH_MILLIS = 1_700_000_000_000L;
     private static final long MAX_EVENTS = 1_000_000L;
 
-    /** How long faults are injected, and how many clients run. */
-    record Settings(long faultPhaseNanos, int clients, boolean verbose) {}
+    /**
+     * How long faults are injected and which clients run: {@code clients} with a counter each, and
+     * {@code registerClients} sharing a few keys as registers ({@link SharedRegisters}). {@code staleGets}
+     * runs a deliberately broken application whose gets answer the value before the last write (to show
+     * that the linearizability check fails).
+     */
+    record Settings(long faultPhaseNanos, int clients, int registerClients, boolean verbose, boolean staleGets) {
+        Settings withRegisterClients(int count) {
+            return new Settings(faultPhaseNanos, clients, count, verbose, staleGets);
+        }
 
-    /** What a run did, for the runner's summary. */
-    record Outcome(long seed, long events, long simulatedMillis, long acknowledged, int crashes, int divergences) {}
+        Settings withStaleGets() {
+            return new Settings(faultPhaseNanos, clients, registerClients, verbose, true);
+        }
+    }
+
+    /**
+     * What a run did, for the runner's summary: {@code checked} operations went through the
+     * linearizability check, and the register clients gave up on {@code abandoned} requests.
+     */
+    record Outcome(
+            long seed,
+            long events,
+            long simulatedMillis,
+            long acknowledged,
+            long checked,
+            long abandoned,
+            int crashes,
+            int divergences) {}
 
     private final long seed;
     private final String profile;
@@ -48,7 +72,7 @@ final class Simulation implements World {
     private final Invariants invariants = new Invariants(this);
     private final SimReplica[] replicas = new SimReplica[2];
     private final int[] incarnations = new int[2];
-    private final List<SimClient> clients = new ArrayList<>();
+    private SimClients clients;
     private final int pipelineDepth;
     private final int maxBatchSize;
     private final long maxBatchDelayNanos;
@@ -82,11 +106,8 @@ final class Simulation implements World {
         for (int node : NODES) {
             startReplica(node, false);
         }
-        for (int i = 0; i < settings.clients(); i++) {
-            SimClient client = new SimClient(this, CLIENT_BASE + i, i, NODES, root.split());
-            clients.add(client);
-            client.start();
-        }
+        clients = new SimClients(this, settings, NODES, root, 0);
+        clients.start();
         scheduleFault();
         queue.at(settings.faultPhaseNanos(), "heal", this::heal);
         long events = 0;
@@ -110,12 +131,18 @@ final class Simulation implements World {
                 checkFinalState();
             }
             if (violation != null) {
-                throw new SimulationFailure(seed, profile, violation, log.tail(), violationCause);
+                throw new SimulationFailure(seed, profile, settings, violation, log.tail(), violationCause);
             }
             if (healed && drained()) {
-                long acknowledged =
-                        clients.stream().mapToLong(SimClient::acknowledged).sum();
-                return new Outcome(seed, events, now() / MS, acknowledged, crashes, divergences);
+                return new Outcome(
+                        seed,
+                        events,
+                        now() / MS,
+                        clients.acknowledged(),
+                        clients.checked(),
+                        clients.abandoned(),
+                        crashes,
+                        divergences);
             }
         }
     }
@@ -205,7 +232,7 @@ final class Simulation implements World {
                 replica.onMessage(from, message);
             }
         } else {
-            clients.get(to - CLIENT_BASE).onMessage(from, message);
+            clients.byId(to).onMessage(from, message);
         }
     }
 
@@ -227,6 +254,7 @@ final class Simulation implements World {
                 .withBatching(pipelineDepth, maxBatchSize, maxBatchDelayNanos);
         SplittableRandom batchSeeds = root.split();
         SimReplica replica = new SimReplica(this, node, ++incarnations[node], joining, config, batchSeeds::nextLong);
+        replica.app.staleGets = settings.staleGets();
         replicas[node] = replica;
         log("start " + replica.name() + (joining ? " (joining)" : ""));
         replica.start();
@@ -329,18 +357,14 @@ final class Simulation implements World {
         healAt = now();
         network.heal();
         log("heal: no more faults; clients finish and send two more requests each");
-        for (SimClient client : clients) {
-            client.onHeal(2);
-        }
+        clients.onHeal(2);
     }
 
     // ---- the end of a run ------------------------------------------------------------------------
 
     private boolean drained() {
-        for (SimClient client : clients) {
-            if (!client.done()) {
-                return false;
-            }
+        if (!clients.done()) {
+            return false;
         }
         for (SimReplica replica : replicas) {
             if (!replica.alive() || !replica.caughtUp() || !replica.stageIdle()) {
@@ -360,13 +384,7 @@ final class Simulation implements World {
     }
 
     private String drainReport() {
-        StringBuilder report = new StringBuilder();
-        for (SimClient client : clients) {
-            String pending = client.pending();
-            if (pending != null) {
-                report.append(pending).append("; ");
-            }
-        }
+        StringBuilder report = new StringBuilder(clients.pending());
         for (SimReplica replica : replicas) {
             report.append(String.format(
                     "%s alive %s primary %s view %d committed %d, stage executed %d stable %d, peerAlive %s; ",
@@ -382,17 +400,20 @@ final class Simulation implements World {
         return report.toString();
     }
 
-    /** Invariant 4 at the end: each client's counter holds exactly its acknowledged requests, on both replicas. */
+    /**
+     * Invariant 4 at the end: each client's counter holds exactly its acknowledged requests, on both
+     * replicas; and what the register clients saw of the shared keys is linearizable.
+     */
     private void checkFinalState() {
-        for (SimClient client : clients) {
-            for (SimReplica replica : replicas) {
-                long counter = replica.app.counter(client.key);
-                if (counter != client.acknowledged()) {
-                    fail("exactly-once broken at the end: counter " + client.key + " is " + counter + " at "
-                            + replica.name() + ", but client " + client.id + " got " + client.acknowledged()
-                            + " requests acknowledged");
-                }
+        for (SimReplica replica : replicas) {
+            String mismatch = clients.counterMismatch(replica.name(), replica.app::counter);
+            if (mismatch != null) {
+                fail(mismatch);
             }
+        }
+        List<String> violations = clients.linearizabilityViolations();
+        if (!violations.isEmpty()) {
+            fail("linearizability: " + String.join("\n", violations));
         }
         long seq = replicas[0].stage.stableSeq();
         if (!replicas[0]

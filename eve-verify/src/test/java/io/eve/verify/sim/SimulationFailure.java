@@ -7,10 +7,16 @@ final class SimulationFailure extends AssertionError {
     final long seed;
     final String profile;
 
-    SimulationFailure(long seed, String profile, String violation, String logTail, Throwable cause) {
+    SimulationFailure(
+            long seed,
+            String profile,
+            Simulation.Settings settings,
+            String violation,
+            String logTail,
+            Throwable cause) {
         super(
                 "seed " + seed + " (profile " + profile + "): " + violation + "\n  reproduce: "
-                        + SimulationRunner.reproduction(profile, seed) + "\n  last events:\n" + logTail,
+                        + SimulationRunner.reproduction(profile, seed, settings) + "\n  last events:\n" + logTail,
                 cause);
         this.seed = seed;
         this.profile = profile;

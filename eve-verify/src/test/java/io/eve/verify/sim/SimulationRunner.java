@@ -14,23 +14,46 @@ import java.util.List;
  *   --first S        the first seed
  *   --seed S         run only seed S and print every event
  *   --fault-ms M     how long faults are injected per run (default 1500)
+ *   --register-clients N   clients sharing registers, checked for linearizability (default 3)
+ *   --stale-gets     a deliberately broken application (gets answer the value before the last write)
  * </pre>
  */
 public final class SimulationRunner {
     static final long DEFAULT_FAULT_MILLIS = 1_500;
     static final int CLIENTS = 3;
+    static final int REGISTER_CLIENTS = 3;
 
     private SimulationRunner() {}
 
-    /** The command that replays one seed with its full event log. */
-    static String reproduction(String profile, long seed) {
-        return "./simulate --profile " + profile + " --seed " + seed;
+    /** The command that replays one seed with its full event log (with the settings that differ from the defaults). */
+    static String reproduction(String profile, long seed, Simulation.Settings settings) {
+        StringBuilder command = new StringBuilder("./simulate --profile " + profile + " --seed " + seed);
+        long faultMillis = settings.faultPhaseNanos() / Simulation.MS;
+        if (faultMillis != DEFAULT_FAULT_MILLIS) {
+            command.append(" --fault-ms ").append(faultMillis);
+        }
+        if (settings.registerClients() != REGISTER_CLIENTS) {
+            command.append(" --register-clients ").append(settings.registerClients());
+        }
+        if (settings.staleGets()) {
+            command.append(" --stale-gets");
+        }
+        return command.toString();
+    }
+
+    /** The default clients: three with a counter each, three sharing registers. */
+    static Simulation.Settings settings(long faultMillis, boolean verbose) {
+        return new Simulation.Settings(faultMillis * Simulation.MS, CLIENTS, REGISTER_CLIENTS, verbose, false);
+    }
+
+    /** Runs one seed with the default clients; a broken invariant throws {@link SimulationFailure}. */
+    static Simulation.Outcome runSeed(String profile, long seed, long faultMillis, boolean verbose) {
+        return run(profile, seed, settings(faultMillis, verbose));
     }
 
     /** Runs one seed; a broken invariant throws {@link SimulationFailure}. */
-    static Simulation.Outcome runSeed(String profile, long seed, long faultMillis, boolean verbose) {
+    static Simulation.Outcome run(String profile, long seed, Simulation.Settings settings) {
         quietProtocolLogs();
-        Simulation.Settings settings = new Simulation.Settings(faultMillis * Simulation.MS, CLIENTS, verbose);
         if (isQuorumProfile(profile)) {
             return new QuorumSimulation(seed, profile, settings).run();
         }
@@ -52,6 +75,8 @@ public final class SimulationRunner {
         long first = 1;
         long count = 100;
         long faultMillis = DEFAULT_FAULT_MILLIS;
+        int registerClients = REGISTER_CLIENTS;
+        boolean staleGets = false;
         Long single = null;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : "";
@@ -61,25 +86,35 @@ public final class SimulationRunner {
                 case "--first" -> first = Long.parseLong(value);
                 case "--seed" -> single = Long.parseLong(value);
                 case "--fault-ms" -> faultMillis = Long.parseLong(value);
+                case "--register-clients" -> registerClients = Integer.parseInt(value);
+                case "--stale-gets" -> {
+                    staleGets = true;
+                    i--; // a flag without a value
+                }
                 default ->
                     throw new IllegalArgumentException("unknown argument '" + args[i]
-                            + "'; expected --profile, --seeds, --first, --seed or --fault-ms");
+                            + "'; expected --profile, --seeds, --first, --seed, --fault-ms, --register-clients or"
+                            + " --stale-gets");
             }
             i++;
         }
         if (!isQuorumProfile(profile)) {
             Faults.named(profile);
         }
+        Simulation.Settings settings = settings(faultMillis, single != null).withRegisterClients(registerClients);
+        if (staleGets) {
+            settings = settings.withStaleGets();
+        }
         if (single != null) {
-            replay(profile, single, faultMillis);
+            replay(profile, single, settings);
             return;
         }
-        sweep(profile, first, count, faultMillis);
+        sweep(profile, first, count, settings);
     }
 
-    private static void replay(String profile, long seed, long faultMillis) {
+    private static void replay(String profile, long seed, Simulation.Settings settings) {
         try {
-            Simulation.Outcome outcome = runSeed(profile, seed, faultMillis, true);
+            Simulation.Outcome outcome = run(profile, seed, settings);
             System.out.println("seed " + seed + " passed: " + outcome);
         } catch (SimulationFailure failure) {
             System.out.println(failure.getMessage());
@@ -87,13 +122,18 @@ public final class SimulationRunner {
         }
     }
 
-    private static void sweep(String profile, long first, long count, long faultMillis) {
+    private static void sweep(String profile, long first, long count, Simulation.Settings settings) {
         List<Long> failing = new ArrayList<>();
         long started = System.nanoTime();
         long events = 0;
+        long checked = 0;
+        long abandoned = 0;
         for (long seed = first; seed < first + count; seed++) {
             try {
-                events += runSeed(profile, seed, faultMillis, false).events();
+                Simulation.Outcome outcome = run(profile, seed, settings);
+                events += outcome.events();
+                checked += outcome.checked();
+                abandoned += outcome.abandoned();
             } catch (SimulationFailure failure) {
                 failing.add(seed);
                 String firstLine = failure.getMessage().lines().findFirst().orElse("");
@@ -102,10 +142,11 @@ public final class SimulationRunner {
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
         System.out.printf(
-                "profile %s: %d seeds from %d, %d failed %s, %d events of passing runs, %d ms%n",
-                profile, count, first, failing.size(), failing, events, millis);
+                "profile %s: %d seeds from %d, %d failed %s; passing runs: %d events, %d operations checked for"
+                        + " linearizability (%d requests abandoned), %d ms%n",
+                profile, count, first, failing.size(), failing, events, checked, abandoned, millis);
         if (!failing.isEmpty()) {
-            System.out.println("replay one: " + reproduction(profile, failing.get(0)));
+            System.out.println("replay one: " + reproduction(profile, failing.get(0), settings));
             System.exit(1);
         }
     }

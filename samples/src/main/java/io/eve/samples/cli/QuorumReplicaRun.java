@@ -15,6 +15,7 @@ import io.eve.verify.auth.MacKeys;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumProcess;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,7 +26,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code eve replica} for the quorum profiles (crash, bft): one {@link QuorumProcess} hosting the roles
  * the configuration gives this node, {@code /metrics} and {@code /status} as for primary-backup (plus the
- * role, the verifier's committed batch and view changes), and a status line every few seconds.
+ * role, the verifier's committed batch and view changes, and for bft {@code eve.auth.rejected}: messages
+ * the authenticated links dropped), and a status line every few seconds.
  */
 final class QuorumReplicaRun {
     private QuorumReplicaRun() {}
@@ -75,9 +77,19 @@ final class QuorumReplicaRun {
             throws IOException, InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
         Envelopes envelopes = cluster.r() >= 1 ? envelopes(cluster, configFile, node) : null;
+        Transport links = transport;
+        if (envelopes != null) {
+            AuthenticatingTransport authenticating = new AuthenticatingTransport(transport, envelopes);
+            FunctionCounter.builder("eve.auth.rejected", authenticating, AuthenticatingTransport::rejected)
+                    .description("messages dropped because they failed authentication (bad tag, wrong origin,"
+                            + " unsealed, undecodable, or not a client request from a sender without keys)")
+                    .tag("node", Integer.toString(node))
+                    .register(registry);
+            links = authenticating;
+        }
         QuorumProcess process = QuorumProcess.builder()
                 .config(quorumConfig(cluster, node))
-                .transport(envelopes == null ? transport : new AuthenticatingTransport(transport, envelopes))
+                .transport(links)
                 .evidence(envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes))
                 .application(application)
                 .mixer(KeyConflictMixer.unbounded())

@@ -1,5 +1,6 @@
 package io.eve.samples.process;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * A TCP proxy on 127.0.0.1 in front of one endpoint, for the nemesis: it forwards bytes both ways, and
  * on command cuts the link (closes every connection through it and closes new ones at once, so both
  * ends see a dead peer, as in a partition) or delays every chunk it forwards. Faults apply to the whole
- * link; a test that wants an asymmetric partition puts one proxy on each direction.
+ * link; a test that wants an asymmetric partition puts one proxy on each direction. It can also keep a
+ * copy of the first bytes the first connection sends through it ({@link #capture}), for replays.
  *
  * <p>Thread-safe; two daemon threads per connection.
  */
@@ -28,6 +30,9 @@ final class LinkProxy implements AutoCloseable {
     private volatile boolean cut;
     private volatile long delayNanos;
     private volatile boolean closed;
+    private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    private volatile int captureLimit;
+    private volatile Socket captureFrom;
 
     private LinkProxy(String name, InetSocketAddress target) throws IOException {
         this.name = name;
@@ -62,6 +67,21 @@ final class LinkProxy implements AutoCloseable {
         delayNanos = 0;
     }
 
+    /**
+     * Keeps a copy of the first {@code limit} bytes that the next connection to arrive sends towards the
+     * target (from its very first byte, so the copy starts with the dialer's handshake and whole frames).
+     */
+    void capture(int limit) {
+        captureLimit = limit;
+    }
+
+    /** What {@link #capture} has kept so far. */
+    byte[] captured() {
+        synchronized (captured) {
+            return captured.toByteArray();
+        }
+    }
+
     /** Holds every forwarded chunk for {@code millis} before passing it on. */
     void delay(long millis) {
         delayNanos = TimeUnit.MILLISECONDS.toNanos(millis);
@@ -91,6 +111,9 @@ final class LinkProxy implements AutoCloseable {
                 outbound.setTcpNoDelay(true);
                 open.add(inbound);
                 open.add(outbound);
+                if (captureLimit > 0 && captureFrom == null) {
+                    captureFrom = inbound;
+                }
                 pump(inbound, outbound, "up");
                 pump(outbound, inbound, "down");
             } catch (IOException e) {
@@ -113,6 +136,7 @@ final class LinkProxy implements AutoCloseable {
                             if (cut) {
                                 break;
                             }
+                            keep(from, buffer, read);
                             out.write(buffer, 0, read);
                             out.flush();
                         }
@@ -130,6 +154,15 @@ final class LinkProxy implements AutoCloseable {
                 "proxy-" + name + "-" + direction);
         thread.setDaemon(true);
         thread.start();
+    }
+
+    private void keep(Socket from, byte[] buffer, int length) {
+        if (from != captureFrom) {
+            return;
+        }
+        synchronized (captured) {
+            captured.write(buffer, 0, Math.min(length, captureLimit - captured.size()));
+        }
     }
 
     private static void closeQuietly(Socket socket) {

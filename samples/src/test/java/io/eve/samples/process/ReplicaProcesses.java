@@ -1,6 +1,7 @@
 package io.eve.samples.process;
 
 import io.eve.samples.cli.ReplicaLaunch;
+import io.eve.verify.auth.MacKeys;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -11,11 +12,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 /**
  * A primary-backup pair (or a crash or bft cluster, {@link #startQuorum}) of the key-value sample as replica
@@ -27,6 +31,8 @@ import java.util.function.Predicate;
  * <p>Used from the test thread only.
  */
 final class ReplicaProcesses implements AutoCloseable {
+    /** The key file of a bft cluster, beside its configuration. */
+    static final String KEYS_FILE = "keys.properties";
 
     private final Path workDir;
     private final Path config;
@@ -70,6 +76,16 @@ final class ReplicaProcesses implements AutoCloseable {
     }
 
     /**
+     * Every message between the replicas of a bft cluster is authenticated (docs/quorum.md): a fresh key
+     * file for nodes {@code 0..count-1} per run.
+     */
+    static void writeKeys(Path file, int count) throws IOException {
+        Files.deleteIfExists(file);
+        MacKeys.generate(IntStream.range(0, count).toArray(), new SecureRandom())
+                .write(file);
+    }
+
+    /**
      * A cluster of the quorum profile {@code profile} ("crash": 3 processes, "bft": 4) with free ports, a
      * failure (view) timeout of 2 s and retransmissions every 50 ms, started and answering its status.
      */
@@ -92,15 +108,10 @@ final class ReplicaProcesses implements AutoCloseable {
                         "heartbeat.interval-ms=50",
                         "failure.timeout-ms=2000",
                         "metrics.port=" + ports[count],
-                        profile.equals("bft") ? "auth.keys-file=keys.properties\n" : ""),
+                        profile.equals("bft") ? "auth.keys-file=" + KEYS_FILE + "\n" : ""),
                 StandardCharsets.UTF_8);
         if (profile.equals("bft")) {
-            // Every message between the replicas is authenticated (docs/quorum.md): a fresh key file per run.
-            Path keys = workDir.resolve("keys.properties");
-            Files.deleteIfExists(keys);
-            io.eve.verify.auth.MacKeys.generate(
-                            java.util.stream.IntStream.range(0, count).toArray(), new java.security.SecureRandom())
-                    .write(keys);
+            writeKeys(workDir.resolve(KEYS_FILE), count);
         }
         Path[] configs = new Path[count];
         java.util.Arrays.fill(configs, config);
@@ -204,6 +215,30 @@ final class ReplicaProcesses implements AutoCloseable {
                     : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The sum of the samples of {@code name} (Prometheus text format, e.g. {@code eve_auth_rejected_total})
+     * on the replica's {@code /metrics}; empty while it does not answer or has no such metric.
+     */
+    OptionalDouble metric(int node, String name) throws InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + (metricsPort + node) + "/metrics"))
+                .timeout(Duration.ofSeconds(1))
+                .build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                return OptionalDouble.empty();
+            }
+            return response.body()
+                    .lines()
+                    .filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
+                    .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                    .reduce(Double::sum);
+        } catch (IOException e) {
+            return OptionalDouble.empty();
         }
     }
 
