@@ -96,6 +96,9 @@ public final class PrimaryBackup {
     private long expected = 1;
     private boolean awaitingTransfer;
     private boolean applying;
+    /** The furthest batch a transfer of this epoch led to that came while another was being installed. */
+    private long overtaken = -1;
+
     private final NavigableMap<Long, ExecuteBatch> buffered = new TreeMap<>();
     private final NavigableMap<Long, Batch> handed = new TreeMap<>();
     private final NavigableMap<Long, Executed> executedHere = new TreeMap<>();
@@ -295,6 +298,20 @@ public final class PrimaryBackup {
         handed.clear();
         buffered.headMap(expected, false).clear();
         actions.markStable(seq);
+        if (overtaken > seq) {
+            // A later transfer of this epoch came while this one was installed and was dropped; the primary
+            // does not send again the batches it carried: ask for the changes since this one.
+            LOG.info(
+                    "{}: a transfer to batch {} came while installing; asking for the changes since {}",
+                    name,
+                    overtaken,
+                    seq);
+            overtaken = -1;
+            awaitingTransfer = true;
+            actions.send(peer, new JoinRequest(view, committed));
+            return;
+        }
+        overtaken = -1;
         drainBuffered();
     }
 
@@ -545,11 +562,15 @@ public final class PrimaryBackup {
             // primary no longer sends the batches it carries, so this replica needs it.
             awaitingTransfer = true;
         }
+        if (applying && message.view() == view && message.epoch() == epoch) {
+            overtaken = Math.max(overtaken, message.token().seq());
+        }
         if (!awaitingTransfer || applying) {
             return;
         }
         adopt(message.view(), message.epoch());
         applying = true;
+        overtaken = -1;
         actions.apply(message);
     }
 

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -155,8 +154,6 @@ class PrimaryBackupSimulationTest {
      * it and never sends them again, so the backup waits for 94 forever.
      */
     @Test
-    @Disabled(
-            "a bug in eve-verify main: PrimaryBackup drops a transfer that arrives during an apply (docs/simulation.md)")
     void shouldCatchUpWhenASecondTransferArrivesWhileTheFirstIsApplied() {
         SimulationRunner.runSeed("lossy", 963, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
     }

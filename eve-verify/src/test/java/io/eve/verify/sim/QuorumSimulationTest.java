@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -161,7 +160,6 @@ class QuorumSimulationTest {
      * transfer it, and the views change forever. Ordering by view first makes both seeds pass.
      */
     @Test
-    @Disabled("a bug in eve-verify main: Certificate.isAbove must order by view first (docs/simulation.md)")
     void shouldNotStartANewViewFromAnOlderViewsCertificateForAHigherBatch() {
         SimulationRunner.runSeed("crash", 39, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
         SimulationRunner.runSeed("crash-lossy", 117, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
