@@ -65,6 +65,7 @@ record Faults(
             case "reliable":
                 return reliableLinks();
             case "lossy":
+            case "asymmetric": // lossy, and the replicas' link cut one way (Simulation)
                 return lossyLinks();
             case "fast-restart":
                 return quickReturns();

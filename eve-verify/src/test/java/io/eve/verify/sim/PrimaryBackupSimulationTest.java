@@ -78,6 +78,11 @@ class PrimaryBackupSimulationTest {
     }
 
     @Test
+    void shouldKeepEveryInvariantWhenTheReplicasLinkIsCutOneWay() {
+        runSeeds("asymmetric", 1, 40);
+    }
+
+    @Test
     void shouldReplayTheSameRunFromTheSameSeed() {
         Simulation.Outcome first = SimulationRunner.runSeed("reliable", 42, 800, false);
         Simulation.Outcome again = SimulationRunner.runSeed("reliable", 42, 800, false);

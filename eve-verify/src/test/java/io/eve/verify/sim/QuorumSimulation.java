@@ -45,6 +45,9 @@ final class QuorumSimulation implements World {
 
     private final long seed;
     private final String profile;
+    /** Profiles {@code crash-asymmetric} and {@code bft-asymmetric}: lossy, and links cut one way. */
+    private final boolean asymmetric;
+
     private final boolean bft;
     private final boolean forging;
     private final MacKeys keys;
@@ -81,7 +84,8 @@ final class QuorumSimulation implements World {
         this.settings = settings;
         this.root = new SplittableRandom(seed);
         this.log = new EventLog(80, settings.verbose());
-        boolean lossy = profile.endsWith("-lossy");
+        boolean lossy = profile.endsWith("-lossy") || profile.endsWith("-asymmetric");
+        this.asymmetric = profile.endsWith("-asymmetric");
         Faults faults = new Faults(lossy ? 0.05 : 0, false, 0, true, true, true, false, true, false);
         this.network = new SimNetwork(this, root.split(), faults);
         this.faultRandom = root.split();
@@ -390,6 +394,14 @@ final class QuorumSimulation implements World {
                 if (other != cut) {
                     network.cut(cut, other, nanos);
                 }
+            }
+        } else if (kind == 3 && asymmetric) {
+            int from = faultRandom.nextInt(processes.length);
+            int to = faultRandom.nextInt(processes.length);
+            long nanos = MS + faultRandom.nextLong(2 * VIEW_TIMEOUT_NANOS);
+            if (from != to) {
+                log("fault: cut the link from " + from + " to " + to + " (one way) for " + nanos / MS + " ms");
+                network.cutOneWay(from, to, nanos);
             }
         } else if (kind == 3) {
             int a = faultRandom.nextInt(processes.length);

@@ -75,6 +75,12 @@ class QuorumSimulationTest {
     }
 
     @Test
+    void shouldKeepEveryInvariantUnderAsymmetricPartitions() {
+        runSeeds("crash-asymmetric", 1, 6);
+        runSeeds("bft-asymmetric", 1, 5);
+    }
+
+    @Test
     void shouldKeepEveryInvariantOfTheBftProfileWhenAProcessAttacksTheAuthenticators() {
         runSeeds("bft-forge", 1, 8);
     }

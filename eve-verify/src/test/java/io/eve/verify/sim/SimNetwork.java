@@ -56,6 +56,14 @@ final class SimNetwork {
         cutUntil.put(pair(b, a), until);
     }
 
+    /**
+     * Cuts the link from {@code from} to {@code to} only, for {@code nanos}: an asymmetric partition, where
+     * {@code to} no longer hears {@code from} but {@code from} still hears {@code to}.
+     */
+    void cutOneWay(int from, int to, long nanos) {
+        cutUntil.put(pair(from, to), sim.now() + nanos);
+    }
+
     /** Replica messages are slow (but still in order) for {@code nanos}. */
     void slowDown(long nanos) {
         slowUntil = sim.now() + nanos;

@@ -62,6 +62,9 @@ final class Simulation implements World {
     private final long seed;
     private final String profile;
     private final Faults faults;
+    /** Profile {@code asymmetric}: the replicas' link is cut one way at a time. */
+    private final boolean asymmetric;
+
     private final Settings settings;
     private final SplittableRandom root;
     private final SplittableRandom faultRandom;
@@ -88,6 +91,7 @@ final class Simulation implements World {
         this.seed = seed;
         this.profile = profile;
         this.faults = Faults.named(profile);
+        this.asymmetric = profile.equals("asymmetric");
         this.settings = settings;
         this.root = new SplittableRandom(seed);
         this.log = new EventLog(60, settings.verbose());
@@ -279,6 +283,12 @@ final class Simulation implements World {
             int count = 1 + faultRandom.nextInt(2);
             log("fault: corrupt the next " + count + " tokens in flight");
             network.corruptTokens(count);
+        } else if (kind == 3 && faults.shortPartitions() && asymmetric) {
+            long nanos = MS + faultRandom.nextLong(FAILURE_TIMEOUT_NANOS / 3);
+            int from = NODES[faultRandom.nextInt(2)];
+            int to = from == NODES[0] ? NODES[1] : NODES[0];
+            log("fault: cut the link from node " + from + " to node " + to + " (one way) for " + nanos / 1000 + " us");
+            network.cutOneWay(from, to, nanos);
         } else if (kind == 3 && faults.shortPartitions()) {
             long nanos = MS + faultRandom.nextLong(FAILURE_TIMEOUT_NANOS / 3);
             log("fault: cut the replicas' link for " + nanos / 1000 + " us");

@@ -62,7 +62,8 @@ public final class SimulationRunner {
 
     /** The quorum protocol's profiles (Eve §6.1): crash (u = 1, r = 0) and bft (u = r = 1), each also lossy. */
     static boolean isQuorumProfile(String profile) {
-        return List.of("crash", "crash-lossy", "bft", "bft-lossy", "bft-forge").contains(profile);
+        return List.of("crash", "crash-lossy", "crash-asymmetric", "bft", "bft-lossy", "bft-asymmetric", "bft-forge")
+                .contains(profile);
     }
 
     /** Rollbacks and takeovers are logged at WARN; hundreds of runs would drown the report in them. */
