@@ -86,7 +86,10 @@ final class QuorumSimulation implements World {
         this.log = new EventLog(80, settings.verbose());
         boolean lossy = profile.endsWith("-lossy") || profile.endsWith("-asymmetric");
         this.asymmetric = profile.endsWith("-asymmetric");
-        Faults faults = new Faults(lossy ? 0.05 : 0, false, 0, true, true, true, false, true, false);
+        // -unordered: messages between processes reordered and 5 % duplicated, beyond the FIFO contract.
+        boolean unordered = profile.endsWith("-unordered");
+        Faults faults =
+                new Faults(lossy ? 0.05 : 0, unordered, unordered ? 0.05 : 0, true, true, true, false, true, false);
         this.network = new SimNetwork(this, root.split(), faults);
         this.faultRandom = root.split();
         this.stageRandom = root.split();

@@ -62,7 +62,16 @@ public final class SimulationRunner {
 
     /** The quorum protocol's profiles (Eve §6.1): crash (u = 1, r = 0) and bft (u = r = 1), each also lossy. */
     static boolean isQuorumProfile(String profile) {
-        return List.of("crash", "crash-lossy", "crash-asymmetric", "bft", "bft-lossy", "bft-asymmetric", "bft-forge")
+        return List.of(
+                        "crash",
+                        "crash-lossy",
+                        "crash-asymmetric",
+                        "crash-unordered",
+                        "bft",
+                        "bft-lossy",
+                        "bft-asymmetric",
+                        "bft-unordered",
+                        "bft-forge")
                 .contains(profile);
     }
 
