@@ -14,14 +14,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A verification replica of Eve's asynchronous quorum protocol (Eve §6.1, docs/quorum.md) as a
@@ -34,28 +31,21 @@ import org.slf4j.LoggerFactory;
  * committed, send {@code VerifyResponse} to the execution replicas. Batches are agreed one after the
  * other (a batch's {@code Verify} waits for the batch before it to commit) while their messages pipeline.
  * When agreement stalls, or the tokens of a batch can no longer reach a quorum, the verifiers change
- * view ({@link ViewChanges}); the new view starts from the best certificate and rotates the primary.
+ * view, which {@link ViewChangeDriver} carries out with the rules of {@link ViewChanges}; the new view
+ * starts from the best certificate and rotates the primary.
  *
  * <p>Not thread-safe: one protocol thread calls it.
  */
 public final class Verifier {
-    private static final Logger LOG = LoggerFactory.getLogger(Verifier.class);
     private static final int KEPT_COMMITS = 256;
-    private static final int MAX_TIMEOUT_DOUBLINGS = 6;
 
     private final QuorumConfig config;
     private final Outbox outbox;
     private final Evidence evidence;
-    private final ViewChanges rules;
+    private final ViewChangeDriver views;
     private final int self;
-    private final String name;
     private final Deque<Message> own = new ArrayDeque<>();
 
-    private long view;
-    private boolean changing;
-    private long target;
-    private long changeStartedAt;
-    private int doublings;
     private long committedSeq;
     private Token committedToken;
     private Token start = ViewChanges.ORIGIN;
@@ -66,46 +56,23 @@ public final class Verifier {
     private long lastRetransmit;
     private long now;
     private final Set<Integer> suspects = new HashSet<>();
-    private final NavigableMap<Long, Map<Integer, Message>> viewChanges = new TreeMap<>();
-    private final Map<Integer, Long> highestChangeSeen = new TreeMap<>();
-    private NewView sentNewView;
-    private ViewChange myChange;
-    private final Set<Integer> heardInView = new HashSet<>();
-    private long viewChangesStarted;
-    private long rejectedNewViews;
     private long ignored;
     private boolean startConfirmed = true;
     private final Map<Integer, Message> startPrepares = new TreeMap<>();
-    private boolean recovering;
-    private long lastRecoveryRequest = Long.MIN_VALUE / 2;
-    private final Map<Integer, Long> viewsSeen = new TreeMap<>();
-
-    /** What this verifier knows of one batch in the current view. */
-    private static final class Slot {
-        final Map<Integer, Token> verifies = new LinkedHashMap<>();
-        final Map<Integer, Token> prepares = new LinkedHashMap<>();
-        final Map<Integer, Message> prepareForms = new LinkedHashMap<>();
-        final Map<Integer, Token> votes = new LinkedHashMap<>();
-        final Map<Integer, Message> voteForms = new LinkedHashMap<>();
-        Token prePrepared;
-        Token prepared;
-    }
 
     /**
      * @param recovering whether this verifier restarted without its state: it takes no part in agreement
      *     until a new view starts that it did not help choose (docs/quorum.md, "Restarts")
      */
     public Verifier(QuorumConfig config, Outbox outbox, Evidence evidence, boolean recovering) {
-        this.recovering = recovering;
         if (!config.hostsVerifier()) {
             throw new IllegalArgumentException("process " + config.self() + " hosts no verifier in " + config);
         }
         this.config = config;
         this.outbox = outbox;
         this.evidence = evidence;
-        this.rules = new ViewChanges(config, evidence);
         this.self = config.self();
-        this.name = "verifier " + self;
+        this.views = new ViewChangeDriver(config, new ViewChanges(config, evidence), outbox, new Host(), recovering);
     }
 
     public void start(long nowNanos) {
@@ -115,17 +82,17 @@ public final class Verifier {
     }
 
     public long view() {
-        return view;
+        return views.view();
     }
 
     /** Whether this verifier restarted without its state and waits for a new view to join. */
     public boolean recovering() {
-        return recovering;
+        return views.recovering();
     }
 
     /** Whether this verifier has left its view and waits for the next one to start. */
     public boolean changingView() {
-        return changing;
+        return views.changing();
     }
 
     public long committedSeq() {
@@ -138,12 +105,12 @@ public final class Verifier {
     }
 
     public long viewChangesStarted() {
-        return viewChangesStarted;
+        return views.viewChangesStarted();
     }
 
     /** {@code NewView} messages refused because their choice did not recompute. */
     public long rejectedNewViews() {
-        return rejectedNewViews;
+        return views.rejectedNewViews();
     }
 
     /** Messages dropped as duplicate, malformed, misattributed or out of place. */
@@ -171,21 +138,14 @@ public final class Verifier {
 
     public void onTick(long nowNanos) {
         now = nowNanos;
+        boolean recovering = views.recovering();
+        views.onTick(now);
         if (recovering) {
-            requestRecovery();
             return;
         }
-        long timeout = config.viewTimeoutNanos() << doublings;
-        if (changing && now - changeStartedAt > timeout) {
-            LOG.warn(
-                    "{}: view {} did not start within {} ms; trying view {}",
-                    name,
-                    target,
-                    timeout / 1_000_000,
-                    target + 1);
-            startViewChange(target + 1, "the new view did not start");
-        } else if (!changing && (!slots.isEmpty() || !startConfirmed) && now - lastProgress > timeout) {
-            startViewChange(view + 1, "no batch committed for " + timeout / 1_000_000 + " ms");
+        long timeout = views.timeoutNanos();
+        if (!views.changing() && (!slots.isEmpty() || !startConfirmed) && now - lastProgress > timeout) {
+            startViewChange(views.view() + 1, "no batch committed for " + timeout / 1_000_000 + " ms");
         }
         if (now - lastRetransmit >= config.retransmitNanos()) {
             lastRetransmit = now;
@@ -200,8 +160,8 @@ public final class Verifier {
             ignored++;
             return;
         }
-        if (recovering && !(message instanceof NewView)) {
-            noteView(from, message);
+        if (views.recovering() && !(message instanceof NewView)) {
+            views.noteView(from, message);
             return;
         }
         if (message instanceof Verify verify) {
@@ -212,10 +172,12 @@ public final class Verifier {
             onPrepare(from, prepare, form);
         } else if (message instanceof CommitVote vote) {
             onCommitVote(from, vote, form);
-        } else if (message instanceof ViewChange change) {
-            onViewChange(from, form);
+        } else if (message instanceof ViewChange) {
+            if (!views.onViewChange(from, form, now)) {
+                ignored++;
+            }
         } else if (message instanceof NewView newView) {
-            onNewView(from, newView);
+            views.onNewView(from, newView);
         } else if (message instanceof Suspect suspect) {
             onSuspect(from, suspect);
         } else {
@@ -231,17 +193,17 @@ public final class Verifier {
             ignored++;
             return;
         }
-        if (changing || message.view() > view || recovering || !startConfirmed) {
+        if (views.changing() || message.view() > views.view() || views.recovering() || !startConfirmed) {
             return; // the replica retransmits once this verifier is in its view
         }
         if (token.seq() == 0) {
             // A replica that restarted asks where the verifiers are.
-            outbox.send(from, new VerifyResponse(view, committedToken(), committedSeq == start.seq()));
+            outbox.send(from, new VerifyResponse(views.view(), committedToken(), committedSeq == start.seq()));
             return;
         }
-        if (message.view() < view) {
+        if (message.view() < views.view()) {
             // The replica missed the new view: tell it where this view started.
-            outbox.send(from, new VerifyResponse(view, start, true));
+            outbox.send(from, new VerifyResponse(views.view(), start, true));
             return;
         }
         if (token.seq() <= committedSeq) {
@@ -250,7 +212,7 @@ public final class Verifier {
             if (agreed == null) {
                 agreed = committedToken();
             }
-            outbox.send(from, new VerifyResponse(view, agreed, agreed.seq() == start.seq()));
+            outbox.send(from, new VerifyResponse(views.view(), agreed, agreed.seq() == start.seq()));
             return;
         }
         Slot slot = slot(token.seq());
@@ -290,7 +252,7 @@ public final class Verifier {
         int missing = config.executionCount() - slot.verifies.size();
         if (best + missing < config.verifyQuorum()) {
             // Eve §6.1: diverging replicas; only a new view (rollback, sequential re-execution) gets past it.
-            startViewChange(view + 1, "the tokens of batch " + (committedSeq + 1) + " cannot reach a quorum");
+            startViewChange(views.view() + 1, "the tokens of batch " + (committedSeq + 1) + " cannot reach a quorum");
         }
     }
 
@@ -302,11 +264,11 @@ public final class Verifier {
     private void prePrepare(Token token) {
         Slot slot = slots.get(token.seq());
         slot.prePrepared = token;
-        broadcastVerifiers(new Prepare(view, self, token));
+        broadcastVerifiers(new Prepare(views.view(), self, token));
     }
 
     private void onPrepare(int from, Prepare message, Message form) {
-        if (!inView(message.view(), from)) {
+        if (!views.inView(message.view(), from)) {
             return;
         }
         long seq = message.token().seq();
@@ -324,14 +286,12 @@ public final class Verifier {
             return;
         }
         slot.prepareForms.put(from, form);
-        List<Message> matching = matching(slot.prepares, slot.prepareForms, message.token());
+        List<Message> matching = Slot.matching(slot.prepares, slot.prepareForms, message.token());
         if (slot.prepared == null && matching.size() >= config.agreementQuorum()) {
             slot.prepared = message.token();
-            Certificate certificate = new Certificate(view, message.token(), matching);
-            if (certificate.isAbove(best)) {
-                best = certificate;
-            }
-            broadcastVerifiers(new CommitVote(view, self, message.token()));
+            Certificate certificate = new Certificate(views.view(), message.token(), matching);
+            raise(certificate);
+            broadcastVerifiers(new CommitVote(views.view(), self, message.token()));
         }
     }
 
@@ -347,12 +307,10 @@ public final class Verifier {
             startConfirmed = true;
             lastProgress = now;
             if (start.seq() > 0) {
-                Certificate certificate = new Certificate(view, start, new ArrayList<>(startPrepares.values()));
-                if (certificate.isAbove(best)) {
-                    best = certificate;
-                }
+                Certificate certificate = new Certificate(views.view(), start, new ArrayList<>(startPrepares.values()));
+                raise(certificate);
             }
-            VerifyResponse response = new VerifyResponse(view, start, true);
+            VerifyResponse response = new VerifyResponse(views.view(), start, true);
             for (int replica : config.executionReplicas()) {
                 outbox.send(replica, response);
             }
@@ -360,7 +318,7 @@ public final class Verifier {
     }
 
     private void onCommitVote(int from, CommitVote message, Message form) {
-        if (!inView(message.view(), from)) {
+        if (!views.inView(message.view(), from)) {
             return;
         }
         long seq = message.token().seq();
@@ -373,36 +331,20 @@ public final class Verifier {
             return;
         }
         slot.voteForms.put(from, form);
-        List<Message> matching = matching(slot.votes, slot.voteForms, message.token());
+        List<Message> matching = Slot.matching(slot.votes, slot.voteForms, message.token());
         if (matching.size() >= config.agreementQuorum()) {
             // A certificate for n alone commits n (Eve §6.1): no need to have committed n - 1 here.
-            Certificate certificate = new Certificate(view, message.token(), matching);
-            if (certificate.isAbove(best)) {
-                best = certificate;
-            }
+            Certificate certificate = new Certificate(views.view(), message.token(), matching);
+            raise(certificate);
             commit(message.token());
         }
     }
 
-    private static List<Message> matching(Map<Integer, Token> tokens, Map<Integer, Message> forms, Token token) {
-        List<Message> matching = new ArrayList<>();
-        for (Map.Entry<Integer, Token> entry : tokens.entrySet()) {
-            if (entry.getValue().matches(token)) {
-                matching.add(forms.get(entry.getKey()));
-            }
+    /** Keeps {@code certificate} as the best this verifier holds if it is above the best so far. */
+    private void raise(Certificate certificate) {
+        if (certificate.isAbove(best)) {
+            best = certificate;
         }
-        return matching;
-    }
-
-    private boolean inView(long messageView, int from) {
-        if (messageView == view && !changing) {
-            heardInView.add(from);
-            return true;
-        }
-        if (messageView == view) {
-            heardInView.add(from);
-        }
-        return false;
     }
 
     private void commit(Token token) {
@@ -415,9 +357,9 @@ public final class Verifier {
         }
         slots.headMap(seq, true).clear();
         lastProgress = now;
-        doublings = 0;
+        views.onProgress();
         suspects.clear();
-        VerifyResponse response = new VerifyResponse(view, token, false);
+        VerifyResponse response = new VerifyResponse(views.view(), token, false);
         for (int replica : config.executionReplicas()) {
             outbox.send(replica, response);
         }
@@ -428,34 +370,26 @@ public final class Verifier {
     private void helpLaggard(int to, long seq) {
         Token agreed = recentCommits.get(seq);
         if (agreed != null && to != self) {
-            outbox.send(to, new CommitVote(view, self, agreed));
+            outbox.send(to, new CommitVote(views.view(), self, agreed));
         }
     }
 
     private void onSuspect(int from, Suspect message) {
-        if (!config.isExecutionReplica(from) || message.view() != view || changing) {
+        if (!config.isExecutionReplica(from) || message.view() != views.view() || views.changing()) {
             return;
         }
         suspects.add(from);
         if (suspects.size() >= config.responseQuorum()) {
-            startViewChange(view + 1, suspects.size() + " execution replicas suspect the primary");
+            startViewChange(views.view() + 1, suspects.size() + " execution replicas suspect the primary");
         }
     }
 
     private void retransmit() {
-        if (changing) {
-            if (myChange != null) {
-                sendToOtherVerifiers(myChange);
-            }
+        views.retransmit();
+        if (views.changing()) {
             return;
         }
-        if (sentNewView != null && sentNewView.view() == view) {
-            for (int verifier : config.verifiers()) {
-                if (verifier != self && !heardInView.contains(verifier)) {
-                    outbox.send(verifier, sentNewView);
-                }
-            }
-        }
+        long view = views.view();
         if (!startConfirmed || (view > 0 && committedSeq == start.seq())) {
             // Until the view commits a batch, a verifier that entered it late still needs these.
             sendToOtherVerifiers(new Prepare(view, self, start));
@@ -471,156 +405,45 @@ public final class Verifier {
         }
     }
 
-    // ---- view change (Eve §6.1, docs/quorum.md) ---------------------------------------------------
-
-    /** While recovering: the views other verifiers are in, from what they send. */
-    private void noteView(int from, Message message) {
-        if (!config.isVerifier(from) || from == self) {
-            return;
-        }
-        long seen = -1;
-        if (message instanceof Prepare prepare) {
-            seen = prepare.view();
-        } else if (message instanceof CommitVote vote) {
-            seen = vote.view();
-        } else if (message instanceof ViewChange change) {
-            seen = change.newView() - 1;
-        }
-        viewsSeen.merge(from, seen, Math::max);
-    }
-
-    /**
-     * A restarted verifier forgot what it prepared, so it must not report a certificate (a missing one could
-     * let a new view start below a committed batch): it asks the others for a new view and joins that.
-     */
-    private void requestRecovery() {
-        if (now - lastRecoveryRequest < config.viewTimeoutNanos() || viewsSeen.size() < config.responseQuorum()) {
-            return;
-        }
-        lastRecoveryRequest = now;
-        List<Long> views = new ArrayList<>(viewsSeen.values());
-        views.sort(null);
-        long current = views.get(views.size() - config.responseQuorum());
-        sendToOtherVerifiers(new ViewChange(current + 1, self, ViewChanges.RECOVERING, ViewChanges.ORIGIN, List.of()));
-    }
+    // ---- view change (Eve §6.1, docs/quorum.md): ViewChangeDriver ------------------------------------
 
     private void startViewChange(long newView, String why) {
-        if (newView <= view || (changing && newView <= target)) {
-            return;
-        }
-        LOG.warn("{}: leaving view {} for view {}: {}", name, changing ? target : view, newView, why);
-        viewChangesStarted++;
-        changing = true;
-        target = newView;
-        changeStartedAt = now;
-        doublings = Math.min(MAX_TIMEOUT_DOUBLINGS, doublings + 1);
-        slots.clear();
-        ViewChange change = best == null
-                ? new ViewChange(newView, self, -1, ViewChanges.ORIGIN, List.of())
-                : new ViewChange(newView, self, best.view(), best.token(), best.evidence());
-        myChange = change;
-        broadcastVerifiers(change);
+        views.startViewChange(newView, why, now);
     }
 
-    private void onViewChange(int from, Message form) {
-        ViewChanges.Checked checked = rules.check(form);
-        if (checked == null || checked.origin() != from) {
-            ignored++;
-            return;
+    /** The normal case's side of leaving and entering views. */
+    private final class Host implements ViewChangeDriver.Host {
+        @Override
+        public Certificate best() {
+            return best;
         }
-        long newView = checked.change().newView();
-        if (newView <= view) {
-            return;
-        }
-        if (ViewChanges.isRecovering(checked.change())) {
-            highestChangeSeen.merge(from, newView, Math::max);
-            joinIfOthersMovedOn();
-            return;
-        }
-        viewChanges.computeIfAbsent(newView, v -> new TreeMap<>()).putIfAbsent(from, form);
-        highestChangeSeen.merge(from, newView, Math::max);
-        joinIfOthersMovedOn();
-        tryNewView(newView);
-    }
 
-    /** PBFT's rule with r + 1 for f + 1: follow a view change that a correct verifier has begun. */
-    private void joinIfOthersMovedOn() {
-        long current = changing ? target : view;
-        List<Long> ahead = new ArrayList<>();
-        for (Map.Entry<Integer, Long> entry : highestChangeSeen.entrySet()) {
-            if (entry.getKey() != self && entry.getValue() > current) {
-                ahead.add(entry.getValue());
+        @Override
+        public void onLeaveView() {
+            slots.clear();
+        }
+
+        @Override
+        public void onEnterView(long newView, Certificate chosen) {
+            start = ViewChanges.startOf(chosen);
+            committedSeq = start.seq();
+            committedToken = start.seq() == 0 ? null : start;
+            recentCommits.clear();
+            slots.clear();
+            suspects.clear();
+            if (chosen != null) {
+                raise(chosen);
             }
+            lastProgress = now;
+            startConfirmed = false;
+            startPrepares.clear();
+            broadcastVerifiers(new Prepare(newView, self, start));
         }
-        if (ahead.size() >= config.responseQuorum()) {
-            ahead.sort(null);
-            startViewChange(ahead.get(ahead.size() - config.responseQuorum()), "other verifiers moved on");
-        }
-    }
 
-    private void tryNewView(long newView) {
-        if (!changing || target != newView || config.leader(newView) != self) {
-            return;
+        @Override
+        public void broadcastVerifiers(Message message) {
+            Verifier.this.broadcastVerifiers(message);
         }
-        List<Message> forms =
-                new ArrayList<>(viewChanges.getOrDefault(newView, Map.of()).values());
-        List<ViewChanges.Checked> checked = rules.checkAll(forms, newView);
-        if (checked.size() < config.agreementQuorum()) {
-            return;
-        }
-        Certificate chosen = ViewChanges.choose(checked);
-        NewView message = new NewView(newView, self, forms, ViewChanges.startOf(chosen));
-        sentNewView = message;
-        sendToOtherVerifiers(message);
-        enterView(newView, chosen);
-    }
-
-    private void onNewView(int from, NewView message) {
-        if (from != config.leader(message.view())
-                || message.view() < view
-                || (message.view() == view && !changing)
-                || (changing && message.view() < target)) {
-            return;
-        }
-        List<ViewChanges.Checked> checked = rules.checkAll(message.viewChanges(), message.view());
-        Certificate chosen = ViewChanges.choose(checked);
-        Token expected = ViewChanges.startOf(chosen);
-        if (checked.size() < config.agreementQuorum() || !expected.matches(message.start())) {
-            rejectedNewViews++;
-            LOG.warn(
-                    "{}: refusing the new view {} from {}: {} valid view changes, start {} where they give {}",
-                    name,
-                    message.view(),
-                    from,
-                    checked.size(),
-                    message.start(),
-                    expected);
-            return;
-        }
-        enterView(message.view(), chosen);
-    }
-
-    /** Eve §6.1: the new view commits its start point and tells the execution replicas to roll back to it. */
-    private void enterView(long newView, Certificate chosen) {
-        LOG.info("{}: view {} starts from batch {}", name, newView, chosen == null ? 0 : chosen.seq());
-        recovering = false;
-        view = newView;
-        changing = false;
-        start = ViewChanges.startOf(chosen);
-        committedSeq = start.seq();
-        committedToken = start.seq() == 0 ? null : start;
-        recentCommits.clear();
-        slots.clear();
-        suspects.clear();
-        heardInView.clear();
-        viewChanges.headMap(newView, true).clear();
-        if (chosen != null && chosen.isAbove(best)) {
-            best = chosen;
-        }
-        lastProgress = now;
-        startConfirmed = false;
-        startPrepares.clear();
-        broadcastVerifiers(new Prepare(view, self, start));
     }
 
     // ---- sending ---------------------------------------------------------------------------------

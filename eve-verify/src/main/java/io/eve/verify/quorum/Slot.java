@@ -1,0 +1,35 @@
+package io.eve.verify.quorum;
+
+import io.eve.execution.Token;
+import io.eve.protocol.Message;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a {@link Verifier} knows of one batch in its current view (Eve §6.1): the {@code Verify} tokens of
+ * the execution replicas, the other verifiers' {@code Prepare} and {@code CommitVote} (with the forms they
+ * came in, kept as evidence for certificates), and how far this verifier got. Owned by the verifier's
+ * protocol thread.
+ */
+final class Slot {
+    final Map<Integer, Token> verifies = new LinkedHashMap<>();
+    final Map<Integer, Token> prepares = new LinkedHashMap<>();
+    final Map<Integer, Message> prepareForms = new LinkedHashMap<>();
+    final Map<Integer, Token> votes = new LinkedHashMap<>();
+    final Map<Integer, Message> voteForms = new LinkedHashMap<>();
+    Token prePrepared;
+    Token prepared;
+
+    /** The forms of the messages among {@code tokens} that carry {@code token}. */
+    static List<Message> matching(Map<Integer, Token> tokens, Map<Integer, Message> forms, Token token) {
+        List<Message> matching = new ArrayList<>();
+        for (Map.Entry<Integer, Token> entry : tokens.entrySet()) {
+            if (entry.getValue().matches(token)) {
+                matching.add(forms.get(entry.getKey()));
+            }
+        }
+        return matching;
+    }
+}

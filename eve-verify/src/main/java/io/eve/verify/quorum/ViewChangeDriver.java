@@ -1,0 +1,303 @@
+package io.eve.verify.quorum;
+
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.CommitVote;
+import io.eve.protocol.Message.NewView;
+import io.eve.protocol.Message.Prepare;
+import io.eve.protocol.Message.ViewChange;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The view-change half of a {@link Verifier} (Eve §6.1; docs/quorum.md, "View change" and "Restarts"): the
+ * current view, leaving it, collecting {@code ViewChange} messages, building (as leader) or checking a
+ * {@code NewView}, entering the new view, and the recovery of a verifier that restarted without its state.
+ * The pure rules (which certificates are valid, which start a set of view changes chooses) are
+ * {@link ViewChanges}; the normal case stays in the {@link Verifier}, which this driver calls back through
+ * {@link Host} when a view is left or entered.
+ *
+ * <p>Not thread-safe: the verifier's protocol thread calls it.
+ */
+final class ViewChangeDriver {
+    private static final Logger LOG = LoggerFactory.getLogger(ViewChangeDriver.class);
+    private static final int MAX_TIMEOUT_DOUBLINGS = 6;
+
+    /** What the driver needs from the normal case of its verifier. */
+    interface Host {
+        /** The highest certificate this verifier holds, or null. */
+        Certificate best();
+
+        /** This verifier stops taking part in its view: forget the batches in progress. */
+        void onLeaveView();
+
+        /** The new view starts from {@code chosen} (null: the initial state). */
+        void onEnterView(long view, Certificate chosen);
+
+        /** To every verifier, this one included (after the current event). */
+        void broadcastVerifiers(Message message);
+    }
+
+    private final QuorumConfig config;
+    private final ViewChanges rules;
+    private final Outbox outbox;
+    private final Host host;
+    private final int self;
+    private final String name;
+
+    private long view;
+    private boolean changing;
+    private long target;
+    private long changeStartedAt;
+    private int doublings;
+    private final NavigableMap<Long, Map<Integer, Message>> viewChanges = new TreeMap<>();
+    private final Map<Integer, Long> highestChangeSeen = new TreeMap<>();
+    private NewView sentNewView;
+    private ViewChange myChange;
+    private final Set<Integer> heardInView = new HashSet<>();
+    private long viewChangesStarted;
+    private long rejectedNewViews;
+    private boolean recovering;
+    private long lastRecoveryRequest = Long.MIN_VALUE / 2;
+    private final Map<Integer, Long> viewsSeen = new TreeMap<>();
+
+    ViewChangeDriver(QuorumConfig config, ViewChanges rules, Outbox outbox, Host host, boolean recovering) {
+        this.config = config;
+        this.rules = rules;
+        this.outbox = outbox;
+        this.host = host;
+        this.self = config.self();
+        this.name = "verifier " + self;
+        this.recovering = recovering;
+    }
+
+    long view() {
+        return view;
+    }
+
+    boolean changing() {
+        return changing;
+    }
+
+    boolean recovering() {
+        return recovering;
+    }
+
+    long viewChangesStarted() {
+        return viewChangesStarted;
+    }
+
+    long rejectedNewViews() {
+        return rejectedNewViews;
+    }
+
+    /** The view timeout, doubled per consecutive view change. */
+    long timeoutNanos() {
+        return config.viewTimeoutNanos() << doublings;
+    }
+
+    /** A batch committed: the next view change waits the base timeout again. */
+    void onProgress() {
+        doublings = 0;
+    }
+
+    /**
+     * Whether a normal-case message of {@code messageView} from {@code from} belongs to the view this verifier
+     * takes part in; notes that {@code from} is in this verifier's view either way.
+     */
+    boolean inView(long messageView, int from) {
+        if (messageView == view) {
+            heardInView.add(from);
+        }
+        return messageView == view && !changing;
+    }
+
+    /** A tick: a restarted verifier asks for a view; a new view that did not start in time is skipped. */
+    void onTick(long now) {
+        if (recovering) {
+            requestRecovery(now);
+            return;
+        }
+        long timeout = timeoutNanos();
+        if (changing && now - changeStartedAt > timeout) {
+            LOG.warn(
+                    "{}: view {} did not start within {} ms; trying view {}",
+                    name,
+                    target,
+                    timeout / 1_000_000,
+                    target + 1);
+            startViewChange(target + 1, "the new view did not start", now);
+        }
+    }
+
+    /** Sends again what a lost message may have kept from others: the own view change or new view. */
+    void retransmit() {
+        if (changing) {
+            if (myChange != null) {
+                sendToOtherVerifiers(myChange);
+            }
+            return;
+        }
+        if (sentNewView != null && sentNewView.view() == view) {
+            for (int verifier : config.verifiers()) {
+                if (verifier != self && !heardInView.contains(verifier)) {
+                    outbox.send(verifier, sentNewView);
+                }
+            }
+        }
+    }
+
+    /** While recovering: the views other verifiers are in, from what they send. */
+    void noteView(int from, Message message) {
+        if (!config.isVerifier(from) || from == self) {
+            return;
+        }
+        long seen = -1;
+        if (message instanceof Prepare prepare) {
+            seen = prepare.view();
+        } else if (message instanceof CommitVote vote) {
+            seen = vote.view();
+        } else if (message instanceof ViewChange change) {
+            seen = change.newView() - 1;
+        }
+        viewsSeen.merge(from, seen, Math::max);
+    }
+
+    /**
+     * A restarted verifier forgot what it prepared, so it must not report a certificate (a missing one could
+     * let a new view start below a committed batch): it asks the others for a new view and joins that.
+     */
+    private void requestRecovery(long now) {
+        if (now - lastRecoveryRequest < config.viewTimeoutNanos() || viewsSeen.size() < config.responseQuorum()) {
+            return;
+        }
+        lastRecoveryRequest = now;
+        List<Long> views = new ArrayList<>(viewsSeen.values());
+        views.sort(null);
+        long current = views.get(views.size() - config.responseQuorum());
+        sendToOtherVerifiers(new ViewChange(current + 1, self, ViewChanges.RECOVERING, ViewChanges.ORIGIN, List.of()));
+    }
+
+    /** Leaves the current view (or the view change in progress) for {@code newView}, unless already past it. */
+    void startViewChange(long newView, String why, long now) {
+        if (newView <= view || (changing && newView <= target)) {
+            return;
+        }
+        LOG.warn("{}: leaving view {} for view {}: {}", name, changing ? target : view, newView, why);
+        viewChangesStarted++;
+        changing = true;
+        target = newView;
+        changeStartedAt = now;
+        doublings = Math.min(MAX_TIMEOUT_DOUBLINGS, doublings + 1);
+        host.onLeaveView();
+        Certificate best = host.best();
+        ViewChange change = best == null
+                ? new ViewChange(newView, self, -1, ViewChanges.ORIGIN, List.of())
+                : new ViewChange(newView, self, best.view(), best.token(), best.evidence());
+        myChange = change;
+        host.broadcastVerifiers(change);
+    }
+
+    /** @return false if {@code form} is not a valid view change from {@code from} */
+    boolean onViewChange(int from, Message form, long now) {
+        ViewChanges.Checked checked = rules.check(form);
+        if (checked == null || checked.origin() != from) {
+            return false;
+        }
+        long newView = checked.change().newView();
+        if (newView <= view) {
+            return true;
+        }
+        if (!ViewChanges.isRecovering(checked.change())) {
+            viewChanges.computeIfAbsent(newView, v -> new TreeMap<>()).putIfAbsent(from, form);
+        }
+        highestChangeSeen.merge(from, newView, Math::max);
+        joinIfOthersMovedOn(now);
+        if (!ViewChanges.isRecovering(checked.change())) {
+            tryNewView(newView);
+        }
+        return true;
+    }
+
+    /** PBFT's rule with r + 1 for f + 1: follow a view change that a correct verifier has begun. */
+    private void joinIfOthersMovedOn(long now) {
+        long current = changing ? target : view;
+        List<Long> ahead = new ArrayList<>();
+        for (Map.Entry<Integer, Long> entry : highestChangeSeen.entrySet()) {
+            if (entry.getKey() != self && entry.getValue() > current) {
+                ahead.add(entry.getValue());
+            }
+        }
+        if (ahead.size() >= config.responseQuorum()) {
+            ahead.sort(null);
+            startViewChange(ahead.get(ahead.size() - config.responseQuorum()), "other verifiers moved on", now);
+        }
+    }
+
+    private void tryNewView(long newView) {
+        if (!changing || target != newView || config.leader(newView) != self) {
+            return;
+        }
+        List<Message> forms =
+                new ArrayList<>(viewChanges.getOrDefault(newView, Map.of()).values());
+        List<ViewChanges.Checked> checked = rules.checkAll(forms, newView);
+        if (checked.size() < config.agreementQuorum()) {
+            return;
+        }
+        Certificate chosen = ViewChanges.choose(checked);
+        NewView message = new NewView(newView, self, forms, ViewChanges.startOf(chosen));
+        sentNewView = message;
+        sendToOtherVerifiers(message);
+        enterView(newView, chosen);
+    }
+
+    void onNewView(int from, NewView message) {
+        if (from != config.leader(message.view())
+                || message.view() < view
+                || (message.view() == view && !changing)
+                || (changing && message.view() < target)) {
+            return;
+        }
+        List<ViewChanges.Checked> checked = rules.checkAll(message.viewChanges(), message.view());
+        Certificate chosen = ViewChanges.choose(checked);
+        if (checked.size() < config.agreementQuorum()
+                || !ViewChanges.startOf(chosen).matches(message.start())) {
+            rejectedNewViews++;
+            LOG.warn(
+                    "{}: refusing the new view {} from {}: {} valid view changes, start {} where they give {}",
+                    name,
+                    message.view(),
+                    from,
+                    checked.size(),
+                    message.start(),
+                    ViewChanges.startOf(chosen));
+            return;
+        }
+        enterView(message.view(), chosen);
+    }
+
+    /** Eve §6.1: the new view commits its start point and tells the execution replicas to roll back to it. */
+    private void enterView(long newView, Certificate chosen) {
+        LOG.info("{}: view {} starts from batch {}", name, newView, chosen == null ? 0 : chosen.seq());
+        recovering = false;
+        view = newView;
+        changing = false;
+        heardInView.clear();
+        viewChanges.headMap(newView, true).clear();
+        host.onEnterView(newView, chosen);
+    }
+
+    private void sendToOtherVerifiers(Message message) {
+        for (int verifier : config.verifiers()) {
+            if (verifier != self) {
+                outbox.send(verifier, message);
+            }
+        }
+    }
+}
