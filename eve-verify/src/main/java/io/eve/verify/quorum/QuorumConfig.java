@@ -19,6 +19,7 @@ import java.util.Set;
  * @param pipelineDepth batches the primary runs ahead of agreement
  * @param maxBatchSize requests per batch at most
  * @param maxBatchDelayNanos how long a request may wait for its batch to fill
+ * @param extraProtection the extra protection mode of Eve §6.3 ({@code r = 0} only; off for {@code r >= 1})
  */
 public record QuorumConfig(
         int u,
@@ -30,7 +31,8 @@ public record QuorumConfig(
         long retransmitNanos,
         int pipelineDepth,
         int maxBatchSize,
-        long maxBatchDelayNanos) {
+        long maxBatchDelayNanos,
+        ExtraProtectionConfig extraProtection) {
 
     public QuorumConfig {
         if (u < 1 || r < 0) {
@@ -50,6 +52,39 @@ public record QuorumConfig(
             throw new IllegalArgumentException("pipelineDepth and maxBatchSize must be at least 1, maxBatchDelayNanos"
                     + " not negative: " + pipelineDepth + ", " + maxBatchSize + ", " + maxBatchDelayNanos);
         }
+        if (extraProtection == null) {
+            throw new IllegalArgumentException("extraProtection must be given (ExtraProtectionConfig.OFF for none)");
+        }
+        if (extraProtection.enabled() && r >= 1) {
+            throw new IllegalArgumentException("extra protection mode (Eve §6.3) needs r = 0, got r = " + r
+                    + ": with commission faults a verifier cannot tell a wrong token from a concurrency bug");
+        }
+    }
+
+    /** As the canonical constructor, with the extra protection mode on for {@code r = 0} and off otherwise. */
+    public QuorumConfig(
+            int u,
+            int r,
+            int[] executionReplicas,
+            int[] verifiers,
+            int self,
+            long viewTimeoutNanos,
+            long retransmitNanos,
+            int pipelineDepth,
+            int maxBatchSize,
+            long maxBatchDelayNanos) {
+        this(
+                u,
+                r,
+                executionReplicas,
+                verifiers,
+                self,
+                viewTimeoutNanos,
+                retransmitNanos,
+                pipelineDepth,
+                maxBatchSize,
+                maxBatchDelayNanos,
+                r == 0 ? ExtraProtectionConfig.DEFAULT : ExtraProtectionConfig.OFF);
     }
 
     private static int[] distinct(int[] ids, int expected, String what, int u, int r) {
@@ -69,7 +104,8 @@ public record QuorumConfig(
 
     /**
      * The crash profile (u = 1, r = 0): three processes, each hosting an execution replica and a verifier.
-     * Defaults: 500 ms view timeout, 50 ms retransmission, 4 batches in flight, 64 requests, 2 ms delay.
+     * Defaults: 500 ms view timeout, 50 ms retransmission, 4 batches in flight, 64 requests, 2 ms delay,
+     * extra protection mode {@link ExtraProtectionConfig#DEFAULT}.
      */
     public static QuorumConfig crash(int[] processes, int self) {
         return new QuorumConfig(1, 0, processes, processes, self, 500_000_000L, 50_000_000L, 4, 64, 2_000_000L);
@@ -99,7 +135,8 @@ public record QuorumConfig(
                 retransmitNanos,
                 pipelineDepth,
                 maxBatchSize,
-                maxBatchDelayNanos);
+                maxBatchDelayNanos,
+                extraProtection);
     }
 
     public QuorumConfig withTimeouts(long viewTimeoutNanos, long retransmitNanos) {
@@ -113,7 +150,8 @@ public record QuorumConfig(
                 retransmitNanos,
                 pipelineDepth,
                 maxBatchSize,
-                maxBatchDelayNanos);
+                maxBatchDelayNanos,
+                extraProtection);
     }
 
     public QuorumConfig withBatching(int pipelineDepth, int maxBatchSize, long maxBatchDelayNanos) {
@@ -127,7 +165,24 @@ public record QuorumConfig(
                 retransmitNanos,
                 pipelineDepth,
                 maxBatchSize,
-                maxBatchDelayNanos);
+                maxBatchDelayNanos,
+                extraProtection);
+    }
+
+    /** The same settings with the extra protection mode of Eve §6.3 as given (on only for {@code r = 0}). */
+    public QuorumConfig withExtraProtection(ExtraProtectionConfig extraProtection) {
+        return new QuorumConfig(
+                u,
+                r,
+                executionReplicas,
+                verifiers,
+                self,
+                viewTimeoutNanos,
+                retransmitNanos,
+                pipelineDepth,
+                maxBatchSize,
+                maxBatchDelayNanos,
+                extraProtection);
     }
 
     @Override
@@ -216,7 +271,8 @@ public record QuorumConfig(
                 && retransmitNanos == that.retransmitNanos
                 && pipelineDepth == that.pipelineDepth
                 && maxBatchSize == that.maxBatchSize
-                && maxBatchDelayNanos == that.maxBatchDelayNanos;
+                && maxBatchDelayNanos == that.maxBatchDelayNanos
+                && extraProtection.equals(that.extraProtection);
     }
 
     @Override

@@ -43,6 +43,7 @@ public final class Verifier {
     private final Outbox outbox;
     private final Evidence evidence;
     private final ViewChangeDriver views;
+    private final ExtraProtection protection;
     private final int self;
     private final Deque<Message> own = new ArrayDeque<>();
 
@@ -72,6 +73,7 @@ public final class Verifier {
         this.outbox = outbox;
         this.evidence = evidence;
         this.self = config.self();
+        this.protection = new ExtraProtection(config);
         this.views = new ViewChangeDriver(config, new ViewChanges(config, evidence), outbox, new Host(), recovering);
     }
 
@@ -113,6 +115,26 @@ public final class Verifier {
         return views.rejectedNewViews();
     }
 
+    /** Whether this verifier is in the extra protection mode (Eve §6.3). */
+    public boolean extraProtection() {
+        return protection.active();
+    }
+
+    /** Rollbacks (view changes) this verifier ordered in the extra protection mode. */
+    public long extraProtectionRollbacks() {
+        return protection.rollbacks();
+    }
+
+    /** Times this verifier entered the extra protection mode. */
+    public long extraProtectionEntries() {
+        return protection.entries();
+    }
+
+    /** Times this verifier left the extra protection mode (a probe did not match in time). */
+    public long extraProtectionExits() {
+        return protection.exits();
+    }
+
     /** Messages dropped as duplicate, malformed, misattributed or out of place. */
     public long ignored() {
         return ignored;
@@ -146,6 +168,10 @@ public final class Verifier {
         long timeout = views.timeoutNanos();
         if (!views.changing() && (!slots.isEmpty() || !startConfirmed) && now - lastProgress > timeout) {
             startViewChange(views.view() + 1, "no batch committed for " + timeout / 1_000_000 + " ms");
+        }
+        protection.onTick(now);
+        if (protection.waiting() && !views.changing()) {
+            advance();
         }
         if (now - lastRetransmit >= config.retransmitNanos()) {
             lastRetransmit = now;
@@ -206,6 +232,9 @@ public final class Verifier {
             outbox.send(from, new VerifyResponse(views.view(), start, true));
             return;
         }
+        if (token.seq() > start.seq()) {
+            protection.onVerify(from, token, now);
+        }
         if (token.seq() <= committedSeq) {
             // The replica missed the VerifyResponse: the agreed token, or the latest this verifier holds.
             Token agreed = recentCommits.get(token.seq());
@@ -243,7 +272,7 @@ public final class Verifier {
             if (chains(token)) {
                 int count = counts.merge(token.digest().toHex(), 1, Integer::sum);
                 if (count >= config.verifyQuorum()) {
-                    prePrepare(token);
+                    onQuorum(token);
                     return;
                 }
                 best = Math.max(best, count);
@@ -253,6 +282,18 @@ public final class Verifier {
         if (best + missing < config.verifyQuorum()) {
             // Eve §6.1: diverging replicas; only a new view (rollback, sequential re-execution) gets past it.
             startViewChange(views.view() + 1, "the tokens of batch " + (committedSeq + 1) + " cannot reach a quorum");
+        }
+    }
+
+    /** Eve §6.3: in the extra protection mode the quorum is not enough; all {@code nE} tokens must match. */
+    private void onQuorum(Token token) {
+        switch (protection.verdict(token.seq(), token, now)) {
+            case PREPARE -> prePrepare(token);
+            case WAIT -> {}
+            case ROLL_BACK ->
+                startViewChange(
+                        views.view() + 1,
+                        "extra protection: the tokens of batch " + token.seq() + " did not all match in time");
         }
     }
 
@@ -437,6 +478,7 @@ public final class Verifier {
             lastProgress = now;
             startConfirmed = false;
             startPrepares.clear();
+            protection.onViewEntered(start.seq());
             broadcastVerifiers(new Prepare(newView, self, start));
         }
 

@@ -1,0 +1,220 @@
+package io.eve.verify.quorum;
+
+import io.eve.execution.Token;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One verifier's extra protection mode (Eve §6.3; docs/quorum.md, "Extra protection mode"), for {@code r = 0}:
+ * it watches the {@code Verify} tokens of every batch, enters the mode after {@code k} consecutive batches
+ * whose {@code nE} tokens all matched within the wait past the quorum, and while in it tells the
+ * {@link Verifier} whether a batch with a quorum of matching tokens may be prepared, must wait, or must be
+ * rolled back (a view change, whose new view re-executes its first batch sequentially). The first batch of
+ * every new view is the probe: if its tokens do not all match in time either, the fault is not a
+ * concurrency bug and the mode ends, so that the normal quorum carries on.
+ *
+ * <p>It only ever withholds this verifier's {@code Prepare} or starts a view change, both of which a slow
+ * verifier may do anyway: safety never depends on it. Not thread-safe: the verifier's protocol thread calls it.
+ */
+final class ExtraProtection {
+    private static final Logger LOG = LoggerFactory.getLogger(ExtraProtection.class);
+    private static final int KEPT_BATCHES = 256;
+
+    /** What the verifier does with a batch that has a quorum of matching tokens. */
+    enum Verdict {
+        PREPARE,
+        WAIT,
+        ROLL_BACK
+    }
+
+    private final ExtraProtectionConfig settings;
+    private final int replicas;
+    private final int quorum;
+    private final String name;
+    private final NavigableMap<Long, Batch> batches = new TreeMap<>();
+    private boolean active;
+    private boolean waiting;
+    private int cleanRun;
+    private long probe = -1;
+    private long entries;
+    private long rollbacks;
+    private long exits;
+
+    /** The tokens of one batch in the current view. */
+    private static final class Batch {
+        final Map<Integer, Token> tokens = new TreeMap<>();
+        Token quorumToken;
+        long quorumAt;
+        boolean decided;
+    }
+
+    ExtraProtection(QuorumConfig config) {
+        this.settings = config.extraProtection();
+        this.replicas = config.executionCount();
+        this.quorum = config.verifyQuorum();
+        this.name = "verifier " + config.self();
+    }
+
+    boolean active() {
+        return active;
+    }
+
+    /** Whether a batch waits for its last tokens: the verifier asks again on ticks. */
+    boolean waiting() {
+        return waiting;
+    }
+
+    long entries() {
+        return entries;
+    }
+
+    long rollbacks() {
+        return rollbacks;
+    }
+
+    long exits() {
+        return exits;
+    }
+
+    /** A {@code Verify} of the current view from {@code replica}; the first per replica and batch counts. */
+    void onVerify(int replica, Token token, long now) {
+        if (!settings.enabled()) {
+            return;
+        }
+        long seq = token.seq();
+        if (!batches.isEmpty() && seq < batches.firstKey() && batches.size() >= KEPT_BATCHES) {
+            return;
+        }
+        Batch batch = batches.computeIfAbsent(seq, s -> new Batch());
+        while (batches.size() > KEPT_BATCHES) {
+            batches.pollFirstEntry();
+        }
+        if (batch.tokens.putIfAbsent(replica, token) != null) {
+            return;
+        }
+        if (batch.quorumToken == null && countMatching(batch, token) >= quorum) {
+            batch.quorumToken = token;
+            batch.quorumAt = now;
+        }
+        if (!active) {
+            judge(batch, now);
+        }
+    }
+
+    /** Outside the mode: batches whose wait ran out without all tokens end the clean run. */
+    void onTick(long now) {
+        if (!settings.enabled() || active) {
+            return;
+        }
+        for (Batch batch : batches.values()) {
+            judge(batch, now);
+        }
+    }
+
+    /**
+     * Eve §6.3, in the mode: {@code token} has the quorum for batch {@code seq}; prepare it only once all
+     * {@code nE} tokens match, roll back on a mismatch or when the wait runs out. At the probe (the first
+     * batch of a view, executed sequentially) a failure ends the mode instead, and the batch goes on with
+     * the normal quorum.
+     */
+    Verdict verdict(long seq, Token token, long now) {
+        waiting = false;
+        if (!active) {
+            return Verdict.PREPARE;
+        }
+        Batch batch = batches.computeIfAbsent(seq, s -> new Batch());
+        if (batch.quorumToken == null) {
+            batch.quorumToken = token;
+            batch.quorumAt = now;
+        }
+        Boolean clean = outcome(batch, now);
+        if (clean == null) {
+            waiting = true;
+            return Verdict.WAIT;
+        }
+        batch.decided = true;
+        boolean probing = seq == probe;
+        if (seq >= probe) {
+            probe = -1;
+        }
+        if (clean) {
+            return Verdict.PREPARE;
+        }
+        if (probing) {
+            active = false;
+            cleanRun = 0;
+            exits++;
+            LOG.warn(
+                    "{}: leaving extra protection mode: batch {} re-executed sequentially still has {} of {} tokens"
+                            + " matching in time",
+                    name,
+                    seq,
+                    countMatching(batch, token),
+                    replicas);
+            return Verdict.PREPARE;
+        }
+        rollbacks++;
+        return Verdict.ROLL_BACK;
+    }
+
+    /** A new view starts after batch {@code startSeq}; its first batch runs sequentially and is the probe. */
+    void onViewEntered(long startSeq) {
+        batches.clear();
+        waiting = false;
+        probe = active ? startSeq + 1 : -1;
+    }
+
+    private void judge(Batch batch, long now) {
+        if (batch.decided) {
+            return;
+        }
+        Boolean clean = outcome(batch, now);
+        if (clean == null) {
+            return;
+        }
+        batch.decided = true;
+        if (!clean) {
+            cleanRun = 0;
+        } else if (++cleanRun >= settings.afterBatches()) {
+            active = true;
+            entries++;
+            LOG.info(
+                    "{}: entering extra protection mode after {} batches with all {} tokens matching",
+                    name,
+                    cleanRun,
+                    replicas);
+        }
+    }
+
+    /** True: all {@code nE} tokens match; false: one differs or the wait ran out; null: still open. */
+    private Boolean outcome(Batch batch, long now) {
+        Token first = null;
+        for (Token token : batch.tokens.values()) {
+            if (first == null) {
+                first = token;
+            } else if (!token.matches(first)) {
+                return false;
+            }
+        }
+        if (batch.quorumToken == null) {
+            return null;
+        }
+        if (batch.tokens.size() == replicas) {
+            return true;
+        }
+        return now - batch.quorumAt > settings.waitNanos() ? false : null;
+    }
+
+    private static int countMatching(Batch batch, Token token) {
+        int count = 0;
+        for (Token other : batch.tokens.values()) {
+            if (other.matches(token)) {
+                count++;
+            }
+        }
+        return count;
+    }
+}

@@ -1,0 +1,198 @@
+package io.eve.verify.quorum;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eve.execution.Token;
+import io.eve.merkle.Digest;
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.CommitVote;
+import io.eve.protocol.Message.Prepare;
+import io.eve.protocol.Message.Verify;
+import io.eve.protocol.Message.ViewChange;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The extra protection mode (Eve §6.3) of one crash-profile verifier, driven message by message with an
+ * explicit clock. The verifier is process 1, which leads view 1, so it can start the view it orders.
+ */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class ExtraProtectionTest {
+    static final long MS = 1_000_000L;
+    static final int K = 3;
+    static final long WAIT = 10 * MS;
+
+    final List<Message> sent = new ArrayList<>();
+    long now = MS;
+
+    static Token token(long seq, int state, Token previous) {
+        byte[] bytes = new byte[Digest.LENGTH];
+        java.util.Arrays.fill(bytes, (byte) state);
+        return Token.of(seq, Digest.of(bytes), Digest.ZERO, previous == null ? Digest.ZERO : previous.digest());
+    }
+
+    Verifier verifier() {
+        QuorumConfig config = QuorumConfig.crash(new int[] {0, 1, 2}, 1)
+                .withExtraProtection(new ExtraProtectionConfig(true, K, WAIT));
+        Verifier verifier = new Verifier(config, (to, m) -> sent.add(m), Evidence.PLAIN, false);
+        verifier.start(0);
+        return verifier;
+    }
+
+    void verify(Verifier verifier, long view, Token token, int... replicas) {
+        for (int replica : replicas) {
+            verifier.onMessage(replica, new Verify(view, token), now);
+        }
+    }
+
+    /** Verifier 0 agrees with whatever verifier 1 prepared. */
+    void agree(Verifier verifier, long view, Token token) {
+        verifier.onMessage(0, new Prepare(view, 0, token), now);
+        verifier.onMessage(0, new CommitVote(view, 0, token), now);
+    }
+
+    /** Commits {@code count} batches after {@code last} in view 0, every one with all three tokens matching. */
+    Token cleanBatches(Verifier verifier, Token last, int count) {
+        for (int i = 0; i < count; i++) {
+            Token next = token(last.seq() + 1, (int) last.seq() + 1, last);
+            verify(verifier, 0, next, 0, 1, 2);
+            agree(verifier, 0, next);
+            now += MS;
+            last = next;
+        }
+        assertThat(verifier.committedSeq()).isEqualTo(last.seq());
+        return last;
+    }
+
+    boolean prepared(Token token) {
+        return sent.stream().anyMatch(m -> m instanceof Prepare p && p.token().equals(token));
+    }
+
+    /** Verifier 1 has left view 0; verifier 0 joins, and view 1 starts from {@code start}. */
+    void startViewOne(Verifier verifier, Token start) {
+        verifier.onMessage(0, new ViewChange(1, 0, -1, ViewChanges.ORIGIN, List.of()), now);
+        assertThat(verifier.view()).isEqualTo(1);
+        assertThat(verifier.committedSeq()).isEqualTo(start.seq());
+        verifier.onMessage(0, new Prepare(1, 0, start), now);
+    }
+
+    @Test
+    void shouldEnterExtraProtectionAfterKBatchesWithAllTokensMatching() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K - 1);
+        assertThat(verifier.extraProtection()).isFalse();
+        cleanBatches(verifier, last, 1);
+        assertThat(verifier.extraProtection()).isTrue();
+        assertThat(verifier.extraProtectionEntries()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldNotCountABatchWhoseLastTokenCameLate() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K - 1);
+        Token late = token(K, K, last);
+        verify(verifier, 0, late, 0, 1);
+        agree(verifier, 0, late);
+        now += WAIT + MS;
+        verifier.onTick(now);
+        verify(verifier, 0, late, 2);
+        cleanBatches(verifier, late, K - 1);
+        assertThat(verifier.extraProtection())
+                .as("the run restarted after the late batch")
+                .isFalse();
+        cleanBatches(verifier, verifier.committedToken(), 1);
+        assertThat(verifier.extraProtection()).isTrue();
+    }
+
+    @Test
+    void shouldPrepareOnlyOnceAllTokensMatch() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
+        Token next = token(K + 1, 7, last);
+        verify(verifier, 0, next, 0, 1);
+        assertThat(prepared(next))
+                .as("the quorum of two is not enough in the mode")
+                .isFalse();
+        now += WAIT / 2;
+        verifier.onTick(now);
+        assertThat(prepared(next)).isFalse();
+        verify(verifier, 0, next, 2);
+        assertThat(prepared(next)).isTrue();
+        agree(verifier, 0, next);
+        assertThat(verifier.committedSeq()).isEqualTo(K + 1);
+        assertThat(verifier.viewChangesStarted()).isZero();
+    }
+
+    @Test
+    void shouldOrderARollbackWhenTwoTokensMatchAndOneDiffers() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
+        Token wrong = token(K + 1, 66, last);
+        Token right = token(K + 1, 7, last);
+        verify(verifier, 0, wrong, 0, 1);
+        verify(verifier, 0, right, 2);
+        assertThat(prepared(wrong))
+                .as("two matching tokens would commit outside the mode")
+                .isFalse();
+        assertThat(verifier.extraProtectionRollbacks()).isEqualTo(1);
+        assertThat(sent).anyMatch(m -> m instanceof ViewChange change && change.newView() == 1);
+        assertThat(verifier.changingView()).isTrue();
+    }
+
+    @Test
+    void shouldStayInExtraProtectionAfterACleanSequentialReExecution() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
+        verify(verifier, 0, token(K + 1, 66, last), 0, 1);
+        verify(verifier, 0, token(K + 1, 7, last), 2);
+        startViewOne(verifier, last);
+        Token sequential = token(K + 1, 7, last);
+        verify(verifier, 1, sequential, 0, 1, 2);
+        assertThat(prepared(sequential)).isTrue();
+        agree(verifier, 1, sequential);
+        assertThat(verifier.committedSeq()).isEqualTo(K + 1);
+        assertThat(verifier.extraProtection()).isTrue();
+        assertThat(verifier.extraProtectionExits()).isZero();
+    }
+
+    @Test
+    void shouldLeaveExtraProtectionWhenAReplicaIsSilentSoThatBatchesStillCommit() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
+        Token next = token(K + 1, 7, last);
+        verify(verifier, 0, next, 0, 1); // replica 2 crashed
+        now += WAIT + MS;
+        verifier.onTick(now);
+        assertThat(verifier.extraProtectionRollbacks()).isEqualTo(1);
+        startViewOne(verifier, last);
+        verify(verifier, 1, next, 0, 1);
+        assertThat(prepared(next)).isFalse();
+        now += WAIT + MS;
+        verifier.onTick(now);
+        assertThat(verifier.extraProtection())
+                .as("the sequential re-execution did not bring all three")
+                .isFalse();
+        assertThat(verifier.extraProtectionExits()).isEqualTo(1);
+        assertThat(prepared(next)).as("the normal quorum carries on").isTrue();
+        agree(verifier, 1, next);
+        assertThat(verifier.committedSeq()).isEqualTo(K + 1);
+        Token after = token(K + 2, 8, next);
+        verify(verifier, 1, after, 0, 1);
+        assertThat(prepared(after)).isTrue();
+        assertThat(verifier.viewChangesStarted()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseTheModeWithCommissionFaults() {
+        assertThatThrownBy(() ->
+                        QuorumConfig.bft(new int[] {0, 1, 2, 3}, 0).withExtraProtection(ExtraProtectionConfig.DEFAULT))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("r = 0, got r = 1");
+        assertThatThrownBy(() -> new ExtraProtectionConfig(true, 0, WAIT))
+                .hasMessageContaining("afterBatches must be at least 1, got 0");
+    }
+}
