@@ -69,6 +69,11 @@ final class QuorumSimProcess {
     private boolean stageBusy;
     private boolean alive = true;
     private long protocolStable;
+    /**
+     * crash-epm: a concurrency bug that adds wrongly in the first request of this batch when it runs in
+     * parallel (never when sequential), the same on every replica that has it; -1: none.
+     */
+    long concurrencyBugAt = -1;
 
     QuorumSimProcess(
             QuorumSimulation sim,
@@ -321,6 +326,11 @@ final class QuorumSimProcess {
         public void execute(long epoch, Batch batch, boolean sequential) {
             enqueue("execute " + batch.seq(), sim.executeNanos(batch), () -> {
                 long corruptionsBefore = app.corruptionsDone;
+                if (batch.seq() == concurrencyBugAt && !sequential) {
+                    concurrencyBugAt = -1;
+                    app.corruptNext = 1;
+                    sim.onConcurrencyBug(QuorumSimProcess.this, batch.seq());
+                }
                 Executed executed = stage.execute(batch, sequential);
                 executions.tailMap(batch.seq(), true).clear();
                 executions.put(batch.seq(), executed);

@@ -10,6 +10,7 @@ import io.eve.transport.wire.FrameCodec;
 import io.eve.verify.auth.Authenticator;
 import io.eve.verify.auth.Envelopes;
 import io.eve.verify.auth.MacKeys;
+import io.eve.verify.quorum.ExtraProtectionConfig;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.sim.QuorumSimProcess.Byzantine;
 import java.util.ArrayList;
@@ -75,6 +76,12 @@ final class QuorumSimulation implements World {
     private long healAt;
     private long lastDisruption;
     private int crashes;
+    private final boolean concurrencyBugs;
+    private final boolean extraProtection;
+    private int bugsInjected;
+    private int bugsManifested;
+    private long extraProtectionRollbacks;
+    private long extraProtectionExits;
 
     QuorumSimulation(long seed, String profile, Simulation.Settings settings) {
         this.seed = seed;
@@ -95,6 +102,11 @@ final class QuorumSimulation implements World {
         this.stageRandom = root.split();
         this.processes = bft ? new int[] {0, 1, 2, 3} : new int[] {0, 1, 2};
         QuorumConfig config = bft ? QuorumConfig.bft(processes, 0) : QuorumConfig.crash(processes, 0);
+        this.concurrencyBugs = profile.startsWith("crash-epm");
+        this.extraProtection = !profile.equals("crash-epm-off");
+        if (concurrencyBugs) {
+            config = config.withExtraProtection(new ExtraProtectionConfig(extraProtection, 8, 5 * MS));
+        }
         this.base = config.withTimeouts(VIEW_TIMEOUT_NANOS, RETRANSMIT_NANOS)
                 .withBatching(1 + root.nextInt(4), 1 + root.nextInt(8), root.nextLong(3 * MS));
         this.keys = bft ? MacKeys.insecureForTests(seed, processes) : null;
@@ -378,7 +390,12 @@ final class QuorumSimulation implements World {
 
     private void injectFault() {
         int kind = faultRandom.nextInt(6);
-        if (kind == 0 && settled()) {
+        if (concurrencyBugs && bugPending()) {
+            return;
+        }
+        if (concurrencyBugs && kind == 1) {
+            injectConcurrencyBug();
+        } else if (kind == 0 && settled()) {
             crash(bft && byzantineProcess >= 0 ? byzantineProcess : faultRandom.nextInt(processes.length));
         } else if (kind == 1 && settled()) {
             int target = bft && byzantineProcess >= 0 ? byzantineProcess : faultRandom.nextInt(3);
@@ -428,6 +445,75 @@ final class QuorumSimulation implements World {
     }
 
     /**
+     * crash-epm: two of the three replicas will execute one batch identically wrongly when they run it in
+     * parallel, a correlated concurrency bug the normal quorum of two would commit. Injected only in a good
+     * interval (everything settled and, with the mode on, every verifier in extra protection mode), where
+     * Eve §6.3 promises to mask it; no other fault comes until it has fired.
+     */
+    private void injectConcurrencyBug() {
+        if (!settled()) {
+            return;
+        }
+        long executed = 0;
+        for (QuorumSimProcess process : running) {
+            if (extraProtection && !process.verifier.extraProtection()) {
+                return;
+            }
+            executed = Math.max(executed, process.stage.executedSeq());
+        }
+        long at = executed + base.pipelineDepth() + 1;
+        int spared = faultRandom.nextInt(processes.length);
+        for (QuorumSimProcess process : running) {
+            if (process.id != spared) {
+                process.concurrencyBugAt = at;
+            }
+        }
+        bugsInjected++;
+        lastDisruption = now();
+        log("fault: every process but " + spared + " will execute batch " + at + " wrongly if it runs in parallel");
+    }
+
+    private boolean bugPending() {
+        for (QuorumSimProcess process : running) {
+            if (process.alive() && process.concurrencyBugAt >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void onConcurrencyBug(QuorumSimProcess process, long seq) {
+        bugsManifested++;
+        log(process.name() + " hits the concurrency bug in batch " + seq);
+    }
+
+    /** crash-epm: bugs injected, executions that hit them, and the verifiers' rollbacks and exits. */
+    String extraProtectionReport() {
+        return bugsInjected + " bugs, " + bugsManifested + " executions hit one, " + extraProtectionRollbacks()
+                + " extra protection rollbacks, " + extraProtectionExits() + " exits";
+    }
+
+    int bugsInjected() {
+        return bugsInjected;
+    }
+
+    long extraProtectionRollbacks() {
+        long rollbacks = extraProtectionRollbacks;
+        for (QuorumSimProcess process : running) {
+            rollbacks += process.verifier.extraProtectionRollbacks();
+        }
+        return rollbacks;
+    }
+
+    long extraProtectionExits() {
+        long exits = extraProtectionExits;
+        for (QuorumSimProcess process : running) {
+            exits += process.verifier.extraProtectionExits();
+        }
+        return exits;
+    }
+
+    /**
      * No process is down, restarting, catching up or recovering, and the last disruption is a while ago:
      * only then may a process fail again, so that at most u are faulty at any time (beyond that the
      * protocol promises nothing).
@@ -446,6 +532,10 @@ final class QuorumSimulation implements World {
 
     private void crash(int process) {
         QuorumSimProcess victim = running[process];
+        if (victim.verifier != null) {
+            extraProtectionRollbacks += victim.verifier.extraProtectionRollbacks();
+            extraProtectionExits += victim.verifier.extraProtectionExits();
+        }
         victim.crash();
         crashes++;
         long downFor = 5 * MS + faultRandom.nextLong(4 * VIEW_TIMEOUT_NANOS);

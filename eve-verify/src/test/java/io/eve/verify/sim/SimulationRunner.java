@@ -71,7 +71,9 @@ public final class SimulationRunner {
                         "bft-lossy",
                         "bft-asymmetric",
                         "bft-unordered",
-                        "bft-forge")
+                        "bft-forge",
+                        "crash-epm",
+                        "crash-epm-off")
                 .contains(profile);
     }
 
