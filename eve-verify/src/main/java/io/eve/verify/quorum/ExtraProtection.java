@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
  * {@link Verifier} whether a batch with a quorum of matching tokens may be prepared, must wait, or must be
  * rolled back (a view change, whose new view re-executes its first batch sequentially). The first batch of
  * every new view is the probe: if its tokens do not all match in time either, the fault is not a
- * concurrency bug and the mode ends, so that the normal quorum carries on.
+ * concurrency bug and the mode ends, so that the normal quorum carries on; entering it again then takes
+ * twice as many clean batches as the time before (at most 64 times {@code k}), until a probe matches again,
+ * so that a replica that is slow rather than buggy costs a view change ever more rarely.
  *
  * <p>It only ever withholds this verifier's {@code Prepare} or starts a view change, both of which a slow
  * verifier may do anyway: safety never depends on it. Not thread-safe: the verifier's protocol thread calls it.
@@ -22,6 +24,7 @@ import org.slf4j.LoggerFactory;
 final class ExtraProtection {
     private static final Logger LOG = LoggerFactory.getLogger(ExtraProtection.class);
     private static final int KEPT_BATCHES = 256;
+    private static final int MAX_BACKOFF_DOUBLINGS = 6;
 
     /** What the verifier does with a batch that has a quorum of matching tokens. */
     enum Verdict {
@@ -38,6 +41,7 @@ final class ExtraProtection {
     private boolean active;
     private boolean waiting;
     private int cleanRun;
+    private int backoff;
     private long probe = -1;
     private long entries;
     private long rollbacks;
@@ -141,19 +145,24 @@ final class ExtraProtection {
             probe = -1;
         }
         if (clean) {
+            if (probing) {
+                backoff = 0; // the rollback paid off: a fault that sequential execution did not repeat
+            }
             return Verdict.PREPARE;
         }
         if (probing) {
             active = false;
             cleanRun = 0;
+            backoff = Math.min(MAX_BACKOFF_DOUBLINGS, backoff + 1);
             exits++;
             LOG.warn(
                     "{}: leaving extra protection mode: batch {} re-executed sequentially still has {} of {} tokens"
-                            + " matching in time",
+                            + " matching in time; entering again after {} clean batches",
                     name,
                     seq,
                     countMatching(batch, token),
-                    replicas);
+                    replicas,
+                    settings.afterBatches() << backoff);
             return Verdict.PREPARE;
         }
         rollbacks++;
@@ -178,7 +187,7 @@ final class ExtraProtection {
         batch.decided = true;
         if (!clean) {
             cleanRun = 0;
-        } else if (++cleanRun >= settings.afterBatches()) {
+        } else if (++cleanRun >= settings.afterBatches() << backoff) {
             active = true;
             entries++;
             LOG.info(

@@ -57,10 +57,14 @@ class ExtraProtectionTest {
 
     /** Commits {@code count} batches after {@code last} in view 0, every one with all three tokens matching. */
     Token cleanBatches(Verifier verifier, Token last, int count) {
+        return cleanBatches(verifier, 0, last, count);
+    }
+
+    Token cleanBatches(Verifier verifier, long view, Token last, int count) {
         for (int i = 0; i < count; i++) {
             Token next = token(last.seq() + 1, (int) last.seq() + 1, last);
-            verify(verifier, 0, next, 0, 1, 2);
-            agree(verifier, 0, next);
+            verify(verifier, view, next, 0, 1, 2);
+            agree(verifier, view, next);
             now += MS;
             last = next;
         }
@@ -184,6 +188,15 @@ class ExtraProtectionTest {
         verify(verifier, 1, after, 0, 1);
         assertThat(prepared(after)).isTrue();
         assertThat(verifier.viewChangesStarted()).isEqualTo(1);
+        agree(verifier, 1, after);
+        // Replica 2 is back from the next batch on.
+
+        Token run = cleanBatches(verifier, 1, after, 2 * K - 1);
+        assertThat(verifier.extraProtection())
+                .as("after leaving, entering takes 2k clean batches")
+                .isFalse();
+        cleanBatches(verifier, 1, run, 1);
+        assertThat(verifier.extraProtection()).isTrue();
     }
 
     @Test
