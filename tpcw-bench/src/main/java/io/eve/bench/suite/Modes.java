@@ -26,6 +26,7 @@ final class Modes {
                 PrimaryBackupMode.eve(),
                 PrimaryBackupMode.eveOverNetty(),
                 QuorumMode.crash(),
+                QuorumMode.crashWithoutExtraProtection(),
                 QuorumMode.crashOverNetty(),
                 new RatisMode(ratisStorage))) {
             modes.put(mode.id(), mode);

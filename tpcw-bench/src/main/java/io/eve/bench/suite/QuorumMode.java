@@ -3,6 +3,7 @@ package io.eve.bench.suite;
 import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
 import io.eve.transport.Transport;
+import io.eve.verify.quorum.ExtraProtectionConfig;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumProcess;
 import java.time.Duration;
@@ -21,19 +22,27 @@ final class QuorumMode implements Mode {
     private final String id;
     private final String label;
     private final boolean netty;
+    private final ExtraProtectionConfig extraProtection;
 
-    private QuorumMode(String id, String label, boolean netty) {
+    private QuorumMode(String id, String label, boolean netty, ExtraProtectionConfig extraProtection) {
         this.id = id;
         this.label = label;
         this.netty = netty;
+        this.extraProtection = extraProtection;
     }
 
     static QuorumMode crash() {
-        return new QuorumMode("eve-crash", "Eve crash profile", false);
+        return new QuorumMode("eve-crash", "Eve crash profile", false, ExtraProtectionConfig.DEFAULT);
+    }
+
+    /** The crash profile without the extra protection mode (Eve §6.3), to measure what the mode costs. */
+    static QuorumMode crashWithoutExtraProtection() {
+        return new QuorumMode(
+                "eve-crash-no-epm", "Eve crash profile, no extra protection", false, ExtraProtectionConfig.OFF);
     }
 
     static QuorumMode crashOverNetty() {
-        return new QuorumMode("eve-crash-netty", "Eve crash profile (Netty)", true);
+        return new QuorumMode("eve-crash-netty", "Eve crash profile (Netty)", true, ExtraProtectionConfig.DEFAULT);
     }
 
     @Override
@@ -64,7 +73,8 @@ final class QuorumMode implements Mode {
                 QuorumProcess process = QuorumProcess.builder()
                         .config(QuorumConfig.crash(PROCESSES, node)
                                 .withTimeouts(1_000_000_000L, 50_000_000L)
-                                .withBatching(4, workload.maxBatchSize(), 1_000_000L))
+                                .withBatching(4, workload.maxBatchSize(), 1_000_000L)
+                                .withExtraProtection(extraProtection))
                         .transport(cluster.serverTransport(node))
                         .application(workload.newStore())
                         .mixer(PrimaryBackupMode.mixerFor(workload))

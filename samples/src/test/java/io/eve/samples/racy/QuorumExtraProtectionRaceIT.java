@@ -1,0 +1,169 @@
+package io.eve.samples.racy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eve.Reply;
+import io.eve.client.ClientConfig;
+import io.eve.client.EveClient;
+import io.eve.mixer.GroupAllMixer;
+import io.eve.transport.LocalNetwork;
+import io.eve.verify.quorum.ExtraProtectionConfig;
+import io.eve.verify.quorum.QuorumConfig;
+import io.eve.verify.quorum.QuorumProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Eve §6.3 with the crash profile: the racy counter under the group-all mixer, with the extra protection
+ * mode off and then on in the same run (docs/reliability.md). Without it, a batch whose race lost the same
+ * updates on two of the three replicas has a quorum of matching tokens and commits; in the mode, the third
+ * token's mismatch orders a rollback and sequential re-execution, so updates are lost in the committed count
+ * only while the mode is off (after a probe that did not match, or before k clean batches).
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class QuorumExtraProtectionRaceIT {
+    private static final Logger LOG = LoggerFactory.getLogger(QuorumExtraProtectionRaceIT.class);
+    private static final int CLIENTS = 8;
+    private static final int ROUNDS = 150;
+    private static final double RACE_PROBABILITY = 0.02;
+
+    /**
+     * One run's figures: batches where the race manifested on some replica, on two or more, those re-executed
+     * sequentially, updates lost in the committed count, and view changes (the most any verifier started).
+     */
+    record Run(
+            String mode,
+            long requests,
+            int manifested,
+            int onSeveral,
+            int reExecuted,
+            long lostCommitted,
+            long viewChanges,
+            double perSecond) {}
+
+    @Test
+    void shouldLoseFewerCommittedUpdatesInExtraProtectionMode() throws Exception {
+        Run off = run("off", ExtraProtectionConfig.OFF);
+        Run on = run("on", new ExtraProtectionConfig(true, 8, 20_000_000L));
+        for (Run run : List.of(off, on)) {
+            LOG.info("extra protection {}", run);
+        }
+        assertThat(off.manifested()).as("the race manifested").isPositive();
+        assertThat(on.manifested()).as("the race manifested").isPositive();
+        assertThat(on.viewChanges())
+                .as("rollbacks (view changes) ordered in the mode")
+                .isPositive();
+        assertThat(on.lostCommitted())
+                .as("updates lost in the committed count, off %s, on %s", off, on)
+                .isLessThanOrEqualTo(off.lostCommitted());
+    }
+
+    private static Run run(String mode, ExtraProtectionConfig protection) throws Exception {
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        RacyCounter[] apps = new RacyCounter[3];
+        QuorumProcess[] processes = new QuorumProcess[3];
+        List<EveClient> clients = new ArrayList<>();
+        long started = System.nanoTime();
+        long viewChanges = 0;
+        try (LocalNetwork network = new LocalNetwork()) {
+            try {
+                QuorumConfig base = QuorumConfig.crash(new int[] {0, 1, 2}, 0)
+                        .withTimeouts(1_000_000_000L, 50_000_000L)
+                        .withBatching(1, 32, 5_000_000L)
+                        .withExtraProtection(protection);
+                for (int node = 0; node < 3; node++) {
+                    apps[node] = RacyCounter.builder()
+                            .raceProbability(RACE_PROBABILITY)
+                            .build();
+                    processes[node] = QuorumProcess.builder()
+                            .config(base.withSelf(node))
+                            .transport(network.join(node))
+                            .application(apps[node])
+                            .mixer(new GroupAllMixer())
+                            .executorThreads(4)
+                            .onFailure(failures::add)
+                            .build();
+                    processes[node].start();
+                }
+                for (int c = 0; c < CLIENTS; c++) {
+                    clients.add(new EveClient(
+                            network.join(100 + c),
+                            ClientConfig.of(0, 1, 2)
+                                    .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(60))
+                                    .withQuorumReplies(1)));
+                }
+                for (int round = 0; round < ROUNDS; round++) {
+                    List<CompletableFuture<Reply>> replies = new ArrayList<>();
+                    for (EveClient client : clients) {
+                        replies.add(client.submit(RacyCounter.increment()));
+                    }
+                    for (CompletableFuture<Reply> reply : replies) {
+                        assertThat(reply.get(60, TimeUnit.SECONDS).error()).isFalse();
+                    }
+                }
+                awaitEqualStates(processes);
+                for (QuorumProcess process : processes) {
+                    viewChanges = Math.max(viewChanges, process.viewChangesStarted());
+                }
+            } finally {
+                clients.forEach(EveClient::close);
+                for (QuorumProcess process : processes) {
+                    if (process != null) {
+                        process.close();
+                    }
+                }
+            }
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        assertThat(failures).isEmpty();
+        Map<Long, Set<Integer>> lostOn = new HashMap<>();
+        Set<Long> reExecuted = new HashSet<>();
+        for (int node = 0; node < 3; node++) {
+            RacyCounter.RaceLog log = apps[node].raceLog();
+            for (Long batch : log.lostByBatch().keySet()) {
+                lostOn.computeIfAbsent(batch, b -> new HashSet<>()).add(node);
+            }
+            reExecuted.addAll(log.reExecutedBatches());
+        }
+        int onSeveral = (int)
+                lostOn.values().stream().filter(nodes -> nodes.size() >= 2).count();
+        int reExecutedManifestations =
+                (int) lostOn.keySet().stream().filter(reExecuted::contains).count();
+        long requests = (long) CLIENTS * ROUNDS;
+        return new Run(
+                mode,
+                requests,
+                lostOn.size(),
+                onSeveral,
+                reExecutedManifestations,
+                requests - apps[0].value(),
+                viewChanges,
+                requests / seconds);
+    }
+
+    private static void awaitEqualStates(QuorumProcess[] processes) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            QuorumProcess.StateSummary first = processes[0].summary();
+            if (first.equals(processes[1].summary()) && first.equals(processes[2].summary())) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("the replicas did not reach the same committed state");
+            }
+            Thread.sleep(20);
+        }
+    }
+}
