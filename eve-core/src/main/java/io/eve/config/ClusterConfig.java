@@ -43,6 +43,8 @@ import java.util.Set;
  * @param transport how replicas reach each other: {@code netty} (TCP, the default), {@code rdma} or
  *     {@code auto} (verification traffic over one-sided RDMA writes, module eve-rdma; clients always TCP)
  * @param rdmaNodes for {@code rdma} and {@code auto}: each replica's RDMA NIC address and control port
+ * @param extraProtection quorum profiles: the extra protection mode of Eve §6.3 (on by default for crash,
+ *     refused for r >= 1; off for primary-backup, whose own protocol compares both tokens anyway)
  */
 public record ClusterConfig(
         Profile profile,
@@ -62,7 +64,56 @@ public record ClusterConfig(
         List<Integer> verifiers,
         String authKeysFile,
         String transport,
-        List<NodeAddress> rdmaNodes) {
+        List<NodeAddress> rdmaNodes,
+        ExtraProtection extraProtection) {
+
+    /**
+     * The extra protection mode (Eve §6.3, docs/quorum.md): after {@code afterBatches} consecutive batches whose
+     * tokens all matched, verifiers wait up to {@code waitTime} for every execution replica's token and order a
+     * rollback when one differs. Only for {@code r = 0}.
+     */
+    public record ExtraProtection(boolean enabled, int afterBatches, Duration waitTime) {
+        static final String KEY = "quorum.extra-protection";
+        static final String AFTER_BATCHES = "quorum.extra-protection.after-batches";
+        static final String WAIT_MS = "quorum.extra-protection.wait-ms";
+
+        public static final ExtraProtection OFF = new ExtraProtection(false, 32, Duration.ofMillis(10));
+
+        public ExtraProtection {
+            positive(AFTER_BATCHES, afterBatches);
+            if (waitTime.isNegative() || waitTime.isZero()) {
+                throw new ConfigException(WAIT_MS + " = " + waitTime.toMillis() + " must be positive");
+            }
+        }
+
+        static ExtraProtection parse(Profile profile, int r, Properties properties) {
+            boolean anySet = false;
+            for (String key : List.of(KEY, AFTER_BATCHES, WAIT_MS)) {
+                anySet |= properties.getProperty(key) != null;
+            }
+            if (!profile.quorum()) {
+                if (anySet) {
+                    throw new ConfigException(
+                            "quorum.extra-protection* applies to the crash profile only, not to " + profile.key());
+                }
+                return OFF;
+            }
+            String value =
+                    properties.getProperty(KEY, r == 0 ? "on" : "off").trim().toLowerCase(Locale.ROOT);
+            if (!value.equals("on") && !value.equals("off")) {
+                throw new ConfigException(KEY + " = '" + value + "' is neither on nor off");
+            }
+            boolean enabled = value.equals("on");
+            if (enabled && r >= 1) {
+                throw new ConfigException(KEY + " = on needs r = 0 (the crash profile), got r = " + r
+                        + ": with commission faults a mismatch is not a concurrency bug to roll back");
+            }
+            return new ExtraProtection(
+                    enabled,
+                    integer(properties, AFTER_BATCHES, 32),
+                    Duration.ofMillis(integer(properties, WAIT_MS, 10)));
+        }
+    }
 
     /** The verification protocol a cluster runs. */
     public enum Profile {
@@ -114,7 +165,10 @@ public record ClusterConfig(
             "quorum.verifiers",
             "auth.keys-file",
             "transport",
-            "rdma.nodes");
+            "rdma.nodes",
+            "quorum.extra-protection",
+            "quorum.extra-protection.after-batches",
+            "quorum.extra-protection.wait-ms");
 
     public ClusterConfig {
         nodes = List.copyOf(nodes);
@@ -170,6 +224,10 @@ public record ClusterConfig(
         }
         executionReplicas = List.copyOf(executionReplicas);
         verifiers = List.copyOf(verifiers);
+        if (extraProtection.enabled() && (!profile.quorum() || r >= 1)) {
+            throw new ConfigException("quorum.extra-protection = on needs the crash profile (r = 0), got "
+                    + profile.key() + " with r = " + r);
+        }
         if (profile.quorum()) {
             QuorumRoles.validate(profile, ids, u, r, executionReplicas, verifiers);
         } else if (!executionReplicas.isEmpty() || !verifiers.isEmpty() || authKeysFile != null) {
@@ -234,7 +292,8 @@ public record ClusterConfig(
                 properties.getProperty("transport", "netty").trim().toLowerCase(Locale.ROOT),
                 properties.getProperty("rdma.nodes") == null
                         ? List.of()
-                        : parseNodes("rdma.nodes", properties.getProperty("rdma.nodes")));
+                        : parseNodes("rdma.nodes", properties.getProperty("rdma.nodes")),
+                ExtraProtection.parse(profile, roles.r(), properties));
     }
 
     /** The RDMA address (NIC and control port) of node {@code id}; only for transport rdma or auto. */

@@ -47,6 +47,37 @@ class QuorumProfileConfigTest {
     }
 
     @Test
+    void shouldTurnTheExtraProtectionModeOnForTheCrashProfileOnly() throws IOException {
+        assertThat(parse("profile=crash\n" + THREE).extraProtection())
+                .isEqualTo(new ClusterConfig.ExtraProtection(true, 32, java.time.Duration.ofMillis(10)));
+        assertThat(parse("profile=crash\n" + THREE
+                                + "quorum.extra-protection=off\nquorum.extra-protection.after-batches=8\n"
+                                + "quorum.extra-protection.wait-ms=25\n")
+                        .extraProtection())
+                .isEqualTo(new ClusterConfig.ExtraProtection(false, 8, java.time.Duration.ofMillis(25)));
+        assertThat(parse("profile=bft\n" + FOUR).extraProtection().enabled()).isFalse();
+        assertThat(parse("profile=primary-backup\nnodes=0@h:1, 1@h:2\n")
+                        .extraProtection()
+                        .enabled())
+                .isFalse();
+    }
+
+    @Test
+    void shouldRefuseTheExtraProtectionModeWhereItDoesNotApply() {
+        assertThatThrownBy(() -> parse("profile=bft\n" + FOUR + "quorum.extra-protection=on\n"))
+                .hasMessageContaining("quorum.extra-protection = on needs r = 0")
+                .hasMessageContaining("got r = 1");
+        assertThatThrownBy(() -> parse("profile=crash\n" + THREE + "quorum.extra-protection=yes\n"))
+                .hasMessageContaining("quorum.extra-protection = 'yes' is neither on nor off");
+        assertThatThrownBy(() -> parse("profile=crash\n" + THREE + "quorum.extra-protection.after-batches=0\n"))
+                .hasMessageContaining("quorum.extra-protection.after-batches = 0 must be at least 1");
+        assertThatThrownBy(() -> parse("profile=crash\n" + THREE + "quorum.extra-protection.wait-ms=0\n"))
+                .hasMessageContaining("quorum.extra-protection.wait-ms = 0 must be positive");
+        assertThatThrownBy(() -> parse("profile=primary-backup\nnodes=0@h:1, 1@h:2\nquorum.extra-protection=on\n"))
+                .hasMessageContaining("applies to the crash profile only");
+    }
+
+    @Test
     void shouldNameTheFieldAndValueOfEveryMistake() {
         assertThatThrownBy(() -> parse("profile=crash\nnodes=0@h:1, 1@h:2\n"))
                 .hasMessageContaining("quorum.execution-replicas = [0, 1]")

@@ -13,6 +13,7 @@ import io.eve.verify.auth.Envelopes;
 import io.eve.verify.auth.MacEvidence;
 import io.eve.verify.auth.MacKeys;
 import io.eve.verify.quorum.Evidence;
+import io.eve.verify.quorum.ExtraProtectionConfig;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumProcess;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -51,6 +52,7 @@ final class QuorumReplicaRun {
 
     /** The protocol settings of node {@code node} of a crash or bft cluster. */
     static QuorumConfig quorumConfig(ClusterConfig cluster, int node) {
+        ClusterConfig.ExtraProtection protection = cluster.extraProtection();
         return new QuorumConfig(
                 cluster.u(),
                 cluster.r(),
@@ -61,7 +63,11 @@ final class QuorumReplicaRun {
                 cluster.heartbeatInterval().toNanos(),
                 cluster.pipelineDepth(),
                 cluster.maxBatchSize(),
-                cluster.maxBatchDelay().toNanos());
+                cluster.maxBatchDelay().toNanos(),
+                new ExtraProtectionConfig(
+                        protection.enabled(),
+                        protection.afterBatches(),
+                        protection.waitTime().toNanos()));
     }
 
     /** Runs until the process fails (returns 1) or is stopped. */
