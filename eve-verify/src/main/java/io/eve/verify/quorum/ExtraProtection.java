@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * every new view is the probe: if its tokens do not all match in time either, the fault is not a
  * concurrency bug and the mode ends, so that the normal quorum carries on; entering it again then takes
  * twice as many clean batches as the time before (at most 64 times {@code k}), until a probe matches again,
- * so that a replica that is slow rather than buggy costs a view change ever more rarely.
+ * so that a replica that is slow rather than buggy costs a view change ever more rarely. For the same
+ * reason each rollback that a missing token (not a wrong one) caused doubles the wait, up to 16 times, until
+ * the mode ends.
  *
  * <p>It only ever withholds this verifier's {@code Prepare} or starts a view change, both of which a slow
  * verifier may do anyway: safety never depends on it. Not thread-safe: the verifier's protocol thread calls it.
@@ -25,6 +27,7 @@ final class ExtraProtection {
     private static final Logger LOG = LoggerFactory.getLogger(ExtraProtection.class);
     private static final int KEPT_BATCHES = 256;
     private static final int MAX_BACKOFF_DOUBLINGS = 6;
+    private static final int MAX_WAIT_DOUBLINGS = 4;
 
     /** What the verifier does with a batch that has a quorum of matching tokens. */
     enum Verdict {
@@ -42,6 +45,7 @@ final class ExtraProtection {
     private boolean waiting;
     private int cleanRun;
     private int backoff;
+    private int slowness;
     private long probe = -1;
     private long entries;
     private long rollbacks;
@@ -153,6 +157,7 @@ final class ExtraProtection {
         if (probing) {
             active = false;
             cleanRun = 0;
+            slowness = 0;
             backoff = Math.min(MAX_BACKOFF_DOUBLINGS, backoff + 1);
             exits++;
             LOG.warn(
@@ -166,6 +171,9 @@ final class ExtraProtection {
             return Verdict.PREPARE;
         }
         rollbacks++;
+        if (!mismatched(batch)) {
+            slowness = Math.min(MAX_WAIT_DOUBLINGS, slowness + 1);
+        }
         return Verdict.ROLL_BACK;
     }
 
@@ -200,13 +208,8 @@ final class ExtraProtection {
 
     /** True: all {@code nE} tokens match; false: one differs or the wait ran out; null: still open. */
     private Boolean outcome(Batch batch, long now) {
-        Token first = null;
-        for (Token token : batch.tokens.values()) {
-            if (first == null) {
-                first = token;
-            } else if (!token.matches(first)) {
-                return false;
-            }
+        if (mismatched(batch)) {
+            return false;
         }
         if (batch.quorumToken == null) {
             return null;
@@ -214,7 +217,24 @@ final class ExtraProtection {
         if (batch.tokens.size() == replicas) {
             return true;
         }
-        return now - batch.quorumAt > settings.waitNanos() ? false : null;
+        return now - batch.quorumAt > waitNanos() ? false : null;
+    }
+
+    /** The wait, doubled for every rollback in this stay in the mode that a late token rather than a wrong one caused. */
+    private long waitNanos() {
+        return settings.waitNanos() << slowness;
+    }
+
+    private static boolean mismatched(Batch batch) {
+        Token first = null;
+        for (Token token : batch.tokens.values()) {
+            if (first == null) {
+                first = token;
+            } else if (!token.matches(first)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static int countMatching(Batch batch, Token token) {

@@ -164,6 +164,31 @@ class ExtraProtectionTest {
     }
 
     @Test
+    void shouldWaitTwiceAsLongAfterARollbackThatALateTokenCaused() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
+        verify(verifier, 0, token(K + 1, 7, last), 0, 1);
+        now += WAIT + MS;
+        verifier.onTick(now);
+        assertThat(verifier.extraProtectionRollbacks()).isEqualTo(1);
+        startViewOne(verifier, last);
+        Token sequential = token(K + 1, 7, last);
+        verify(verifier, 1, sequential, 0, 1, 2);
+        agree(verifier, 1, sequential);
+        assertThat(verifier.extraProtection()).isTrue();
+
+        Token slow = token(K + 2, 8, sequential);
+        verify(verifier, 1, slow, 0, 1);
+        now += WAIT + MS;
+        verifier.onTick(now);
+        assertThat(verifier.extraProtectionRollbacks())
+                .as("the wait is now 2 x %d ms", WAIT / MS)
+                .isEqualTo(1);
+        verify(verifier, 1, slow, 2);
+        assertThat(prepared(slow)).isTrue();
+    }
+
+    @Test
     void shouldLeaveExtraProtectionWhenAReplicaIsSilentSoThatBatchesStillCommit() {
         Verifier verifier = verifier();
         Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
@@ -176,6 +201,9 @@ class ExtraProtectionTest {
         verify(verifier, 1, next, 0, 1);
         assertThat(prepared(next)).isFalse();
         now += WAIT + MS;
+        verifier.onTick(now);
+        assertThat(prepared(next)).as("a late token doubled the wait").isFalse();
+        now += WAIT;
         verifier.onTick(now);
         assertThat(verifier.extraProtection())
                 .as("the sequential re-execution did not bring all three")
