@@ -326,12 +326,16 @@ final class QuorumSimProcess {
         public void execute(long epoch, Batch batch, boolean sequential) {
             enqueue("execute " + batch.seq(), sim.executeNanos(batch), () -> {
                 long corruptionsBefore = app.corruptionsDone;
-                if (batch.seq() == concurrencyBugAt && !sequential) {
+                boolean bug = batch.seq() == concurrencyBugAt && !sequential;
+                if (bug) {
                     concurrencyBugAt = -1;
                     app.corruptNext = 1;
                     sim.onConcurrencyBug(QuorumSimProcess.this, batch.seq());
                 }
                 Executed executed = stage.execute(batch, sequential);
+                if (bug) {
+                    app.corruptNext = 0; // a batch without an add does not carry the bug to a later one
+                }
                 executions.tailMap(batch.seq(), true).clear();
                 executions.put(batch.seq(), executed);
                 if (app.corruptionsDone != corruptionsBefore) {
