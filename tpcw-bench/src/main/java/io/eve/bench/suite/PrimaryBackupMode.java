@@ -7,7 +7,6 @@ import io.eve.mixer.SequentialMixer;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.mixer.experiment.FalseNegativeMixer;
 import io.eve.mixer.experiment.FalsePositiveMixer;
-import io.eve.transport.Transport;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
 import io.eve.verify.primarybackup.PrimaryBackupReplica;
 import java.time.Duration;
@@ -108,37 +107,11 @@ final class PrimaryBackupMode implements Mode {
     }
 
     /** The running pair and its clients. */
-    private static final class Pair implements Running {
+    private static final class Pair extends ReplicatedRunning {
         final List<PrimaryBackupReplica> replicas = new ArrayList<>();
-        final List<EveClient> clients = new ArrayList<>();
-        private final SuiteNetwork network;
 
         Pair(boolean netty) {
-            this.network = new SuiteNetwork(netty, FIRST_CLIENT);
-        }
-
-        Transport serverTransport(int node) {
-            return network.serverTransport(node);
-        }
-
-        void noteAddress(int node) {
-            network.noteAddress(node);
-        }
-
-        Transport clientTransport(int id) {
-            return network.clientTransport(id);
-        }
-
-        @Override
-        public void call(int client, byte[] request) {
-            if (clients.get(client).call(request).error()) {
-                throw new IllegalStateException("the replicas answered an error");
-            }
-        }
-
-        @Override
-        public boolean isClientThread(Thread thread, ClientSide clientSide) {
-            return network.isClientThread(thread, clientSide);
+            super(netty, FIRST_CLIENT);
         }
 
         @Override
@@ -166,10 +139,8 @@ final class PrimaryBackupMode implements Mode {
         }
 
         @Override
-        public void close() {
-            clients.forEach(EveClient::close);
+        void closeReplicas() {
             replicas.forEach(PrimaryBackupReplica::close);
-            network.close();
         }
     }
 }

@@ -2,7 +2,6 @@ package io.eve.bench.suite;
 
 import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
-import io.eve.transport.Transport;
 import io.eve.verify.quorum.ExtraProtectionConfig;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumProcess;
@@ -100,37 +99,11 @@ final class QuorumMode implements Mode {
     }
 
     /** The running processes and their clients. */
-    private static final class Cluster implements Running {
+    private static final class Cluster extends ReplicatedRunning {
         final List<QuorumProcess> processes = new ArrayList<>();
-        final List<EveClient> clients = new ArrayList<>();
-        private final SuiteNetwork network;
 
         Cluster(boolean netty) {
-            this.network = new SuiteNetwork(netty, FIRST_CLIENT);
-        }
-
-        Transport serverTransport(int node) {
-            return network.serverTransport(node);
-        }
-
-        void noteAddress(int node) {
-            network.noteAddress(node);
-        }
-
-        Transport clientTransport(int id) {
-            return network.clientTransport(id);
-        }
-
-        @Override
-        public void call(int client, byte[] request) {
-            if (clients.get(client).call(request).error()) {
-                throw new IllegalStateException("the replicas answered an error");
-            }
-        }
-
-        @Override
-        public boolean isClientThread(Thread thread, ClientSide clientSide) {
-            return network.isClientThread(thread, clientSide);
+            super(netty, FIRST_CLIENT);
         }
 
         @Override
@@ -182,10 +155,8 @@ final class QuorumMode implements Mode {
         }
 
         @Override
-        public void close() {
-            clients.forEach(EveClient::close);
+        void closeReplicas() {
             processes.forEach(QuorumProcess::close);
-            network.close();
         }
     }
 }
