@@ -29,11 +29,15 @@ final class ClosedLoopDriver {
         AtomicLong completed = new AtomicLong();
         AtomicReference<Exception> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
+        // Independent streams, split in client order: seeding client c with c * GAMMA (SplittableRandom's own
+        // increment) made each client's stream the previous one's shifted by a draw, so clients kept choosing
+        // the objects their neighbours had just updated and conflicted far more often than 1 / objects.
+        SplittableRandom streams = new SplittableRandom(7);
         for (int c = 0; c < workload.clients(); c++) {
             int client = c;
+            SplittableRandom random = streams.split();
             Thread thread = clientSide.newThread(
                     () -> {
-                        SplittableRandom random = new SplittableRandom(client * 0x9E3779B97F4A7C15L + 7);
                         while (running.get()) {
                             byte[] request = KvRequest.encode(
                                     new KvRequest.SeededUpdate(random.nextInt(workload.objects()), random.nextLong()));
