@@ -235,7 +235,9 @@ public final class PrimaryBackup {
                 peerAlive = false;
                 tryCommit(wallMillis);
             }
-            batcher.onTick(now, wallMillis).ifPresent(batch -> enqueue(batch, wallMillis));
+            if (stageIdle()) {
+                batcher.onTick(now, wallMillis).ifPresent(batch -> enqueue(batch, wallMillis));
+            }
         } else if (silent && !joining) {
             takeOver(wallMillis);
         }
@@ -254,6 +256,9 @@ public final class PrimaryBackup {
             if (slot != null && slot.mine == null) {
                 slot.mine = executed;
                 tryCommit(wallMillis);
+                if (isPrimary() && waiting.isEmpty() && stageIdle()) {
+                    batcher.onIdle(wallMillis).ifPresent(this::dispatch);
+                }
             }
         } else if (executed.seq() > committed) {
             handed.remove(executed.seq());
@@ -325,9 +330,28 @@ public final class PrimaryBackup {
             return;
         }
         batcher.offer(message.request(), now, wallMillis).ifPresent(batch -> enqueue(batch, wallMillis));
-        if (slots.isEmpty() && waiting.isEmpty()) {
+        if (waiting.isEmpty() && stageIdle()) {
             batcher.onIdle(wallMillis).ifPresent(batch -> enqueue(batch, wallMillis));
         }
+    }
+
+    /**
+     * Whether this replica's execution stage has nothing to run and the pipeline has room: every dispatched
+     * batch is executed (some may still wait for the backup's token). Then the batcher closes what it holds
+     * rather than let the stage sit idle (Eve §7.6). While the stage is busy the pending batch keeps filling
+     * up to its size limit, even past the batching delay: closing it early would not start it sooner, only
+     * split the same requests into more batches, each ending in a wait for its slowest request.
+     */
+    private boolean stageIdle() {
+        if (slots.size() >= config.pipelineDepth()) {
+            return false;
+        }
+        for (Slot slot : slots.values()) {
+            if (slot.mine == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void enqueue(Batch batch, long wallMillis) {
@@ -339,7 +363,7 @@ public final class PrimaryBackup {
         while (!waiting.isEmpty() && slots.size() < config.pipelineDepth()) {
             dispatch(waiting.poll());
         }
-        if (slots.isEmpty()) {
+        if (waiting.isEmpty() && stageIdle()) {
             batcher.onIdle(wallMillis).ifPresent(this::dispatch);
         }
     }

@@ -123,6 +123,35 @@ class PrimaryBackupTest {
     }
 
     @Test
+    void shouldFillTheNextBatchWhileTheStageIsBusyAndCloseItWhenTheStageGoesIdle() {
+        PrimaryBackupConfig config = PrimaryBackupConfig.of(PRIMARY, BACKUP, PRIMARY)
+                .withTimeouts(10 * MS, 100 * MS)
+                .withBatching(4, 8, 1 * MS);
+        PrimaryBackup primary = new PrimaryBackup(config, actions, false, seeds::incrementAndGet);
+        primary.start(0);
+        primary.onMessage(BACKUP, new Message.Heartbeat(0, 0), 0, 0);
+        primary.onMessage(CLIENT, request(1), 1 * MS, 1);
+        assertThat(actions.executed)
+                .as("an idle stage gets the first request at once")
+                .hasSize(1);
+        for (long seq = 2; seq <= 4; seq++) {
+            primary.onMessage(CLIENT, request(seq), seq * MS, seq);
+        }
+        primary.onTick(20 * MS, 20);
+        assertThat(actions.executed)
+                .as("past the batching delay, but the stage is still running batch 1: keep filling")
+                .hasSize(1);
+        primary.onExecuted(0, 0, executed(actions.executed.get(0), 1), 21);
+        assertThat(actions.executed)
+                .as("the stage went idle while batch 1 waits for the backup's token")
+                .hasSize(2);
+        assertThat(actions.executed.get(1).requests())
+                .extracting(Request::requestSeq)
+                .containsExactly(2L, 3L, 4L);
+        assertThat(actions.released).isEmpty();
+    }
+
+    @Test
     void shouldRollBackAndReexecuteSequentiallyWhenTokensDiffer() {
         PrimaryBackup primary = machine(PRIMARY);
         primary.onMessage(CLIENT, request(1), 1 * MS, 1);
