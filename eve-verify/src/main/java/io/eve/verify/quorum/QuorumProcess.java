@@ -372,13 +372,21 @@ public final class QuorumProcess implements AutoCloseable {
 
         @Override
         public void execute(long epoch, Batch batch, boolean sequential) {
+            boolean inline = batch.size() <= inlineBatchLimit;
             Runnable run = () -> {
                 long start = System.nanoTime();
                 Executed executed = stage.execute(batch, sequential);
                 metrics.executed(executed, System.nanoTime() - start);
-                protocol(() -> replica.onExecuted(epoch, executed, wallMillis()));
+                Runnable report = () -> replica.onExecuted(epoch, executed, wallMillis());
+                // As in PrimaryBackupReplica: a batch run on the stage thread does not drain protocol work there,
+                // which would keep the next batch waiting behind it.
+                if (inline) {
+                    protocol(report);
+                } else if (!failed && !closing) {
+                    protocol.post(report);
+                }
             };
-            if (batch.size() <= inlineBatchLimit) {
+            if (inline) {
                 onStage(run);
             } else {
                 onStageThread(run);
