@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -42,6 +43,9 @@ public final class EveClient implements AutoCloseable {
     private final Transport transport;
     private final ClientConfig config;
     private final AtomicLong nextSeq = new AtomicLong(1);
+    /** Whether an ordered request went to every replica yet (quorum profiles: see {@link #sendOrdered}). */
+    private final AtomicBoolean introduced = new AtomicBoolean();
+
     private final Map<Long, Attempt> inFlight = new ConcurrentHashMap<>();
     private final Semaphore slots;
     private final ScheduledExecutorService timer;
@@ -167,7 +171,16 @@ public final class EveClient implements AutoCloseable {
         Attempt attempt = new Attempt(request, System.nanoTime());
         attempt.result.whenComplete((reply, failure) -> slots.release());
         inFlight.put(request.requestSeq(), attempt);
-        transport.send(target(), new Message.ClientRequest(request));
+        if (config.matchingReplies() > 1 && introduced.compareAndSet(false, true)) {
+            // Every replica must be able to answer, and over TCP a replica reaches a client only through a
+            // connection the client opened: the first request goes to all of them (the others forward it to
+            // the primary), instead of waiting an attempt timeout for the broadcast retry to open the way.
+            for (int replica : config.replicas()) {
+                transport.send(replica, new Message.ClientRequest(request));
+            }
+        } else {
+            transport.send(target(), new Message.ClientRequest(request));
+        }
         return attempt.result;
     }
 

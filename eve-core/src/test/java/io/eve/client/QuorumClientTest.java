@@ -8,7 +8,10 @@ import io.eve.Request;
 import io.eve.protocol.Message;
 import io.eve.transport.LocalNetwork;
 import io.eve.transport.Transport;
+import io.eve.transport.netty.NettyTransport;
+import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -91,6 +94,60 @@ class QuorumClientTest {
             assertThat(received.get(3).stream().map(Request::requestSeq).distinct())
                     .as("retries keep the request number")
                     .hasSizeLessThanOrEqualTo(5);
+        }
+    }
+
+    @Test
+    void shouldOpenAPathFromEveryReplicaWithItsFirstRequestOverTcp() throws Exception {
+        // Over TCP a replica reaches a client only through a connection the client opened. Replica 1 acts as
+        // the primary and hands each request to replica 2 (as ExecuteBatch would); both answer the client.
+        Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
+        List<NettyTransport> transports = new ArrayList<>();
+        try {
+            for (int id = 1; id <= 3; id++) {
+                NettyTransport replica = NettyTransport.builder()
+                        .self(id)
+                        .listen(new InetSocketAddress("127.0.0.1", 0))
+                        .peers(addresses::get)
+                        .build();
+                transports.add(replica);
+                received.put(id, new CopyOnWriteArrayList<>());
+                int self = id;
+                replica.start((from, message) -> {
+                    Request request = ((Message.ClientRequest) message).request();
+                    received.get(self).add(request);
+                    if (self == 1) {
+                        replica.send(2, message);
+                    }
+                    if (self != 3 && (self == 1 || from == 1)) {
+                        replica.send(
+                                (int) request.clientId(),
+                                new Message.ClientReply(Reply.of(request, request.payload())));
+                    }
+                });
+                addresses.put(id, replica.boundAddress());
+            }
+            NettyTransport clientTransport =
+                    NettyTransport.builder().self(100).peers(addresses::get).build();
+            try (EveClient client = new EveClient(
+                    clientTransport,
+                    ClientConfig.of(1, 2, 3)
+                            .withTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(25))
+                            .withQuorumReplies(2))) {
+                for (byte b = 1; b <= 3; b++) {
+                    assertThat(client.submit(new byte[] {b})
+                                    .get(10, TimeUnit.SECONDS)
+                                    .payload())
+                            .as("answered by two replicas without waiting for the 20 s attempt timeout")
+                            .containsExactly(b);
+                }
+            }
+            assertThat(received.get(3))
+                    .as("only the first request went to every replica")
+                    .extracting(Request::requestSeq)
+                    .containsExactly(1L);
+        } finally {
+            transports.forEach(NettyTransport::close);
         }
     }
 
