@@ -83,6 +83,8 @@ enum Figure {
                                 "eve-pb-netty",
                                 "eve-crash",
                                 "eve-crash-netty",
+                                "eve-bft",
+                                "eve-bft-netty",
                                 "ratis"),
                         List.of(4),
                         List.of(0L),

@@ -7,8 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The modes the suite knows, by id, in the order they run at each point. Eve's crash and BFT quorum
- * profiles join here as further {@link Mode}s once they exist.
+ * The modes the suite knows, by id, in the order they run at each point.
  */
 final class Modes {
     static final String UNREPLICATED_SEQUENTIAL = "unreplicated-seq";
@@ -28,6 +27,8 @@ final class Modes {
                 QuorumMode.crash(),
                 QuorumMode.crashWithoutExtraProtection(),
                 QuorumMode.crashOverNetty(),
+                QuorumMode.bft(),
+                QuorumMode.bftOverNetty(),
                 new RatisMode(ratisStorage))) {
             modes.put(mode.id(), mode);
         }

@@ -2,46 +2,75 @@ package io.eve.bench.suite;
 
 import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
+import io.eve.transport.Transport;
+import io.eve.transport.wire.FrameCodec;
+import io.eve.verify.auth.AuthenticatingTransport;
+import io.eve.verify.auth.Authenticator;
+import io.eve.verify.auth.Envelopes;
+import io.eve.verify.auth.MacEvidence;
+import io.eve.verify.auth.MacKeys;
+import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.ExtraProtectionConfig;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumProcess;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Eve's crash profile (u = 1, r = 0, Eve §6.1): three {@link QuorumProcess}es in this JVM, each an
- * execution replica and a verifier, over the in-JVM {@code LocalNetwork} or over Netty on loopback (the
- * comparison with Raft, which talks TCP). Clients accept the first reply (r + 1 = 1).
+ * Eve's quorum profiles in this JVM, over the in-JVM {@code LocalNetwork} or over Netty on loopback (the
+ * comparison with Raft, which talks TCP). The crash profile (u = 1, r = 0, Eve §6.1): three
+ * {@link QuorumProcess}es, each an execution replica and a verifier; clients accept the first reply. The
+ * bft profile (u = r = 1): four processes hosting verifiers, the first three also execution replicas,
+ * every message between them authenticated with HMAC-SHA256 tag vectors as the CLI runs it (keys fresh
+ * for each point); clients accept r + 1 = 2 matching replies.
  */
 final class QuorumMode implements Mode {
     private static final int FIRST_CLIENT = 1000;
-    private static final int[] PROCESSES = {0, 1, 2};
+    private static final int[] CRASH_PROCESSES = {0, 1, 2};
+    private static final int[] BFT_PROCESSES = {0, 1, 2, 3};
 
     private final String id;
     private final String label;
     private final boolean netty;
+    private final boolean bft;
     private final ExtraProtectionConfig extraProtection;
 
-    private QuorumMode(String id, String label, boolean netty, ExtraProtectionConfig extraProtection) {
+    private QuorumMode(String id, String label, boolean netty, boolean bft, ExtraProtectionConfig extraProtection) {
         this.id = id;
         this.label = label;
         this.netty = netty;
+        this.bft = bft;
         this.extraProtection = extraProtection;
     }
 
     static QuorumMode crash() {
-        return new QuorumMode("eve-crash", "Eve crash profile", false, ExtraProtectionConfig.DEFAULT);
+        return new QuorumMode("eve-crash", "Eve crash profile", false, false, ExtraProtectionConfig.DEFAULT);
     }
 
     /** The crash profile without the extra protection mode (Eve §6.3), to measure what the mode costs. */
     static QuorumMode crashWithoutExtraProtection() {
         return new QuorumMode(
-                "eve-crash-no-epm", "Eve crash profile, no extra protection", false, ExtraProtectionConfig.OFF);
+                "eve-crash-no-epm", "Eve crash profile, no extra protection", false, false, ExtraProtectionConfig.OFF);
     }
 
     static QuorumMode crashOverNetty() {
-        return new QuorumMode("eve-crash-netty", "Eve crash profile (Netty)", true, ExtraProtectionConfig.DEFAULT);
+        return new QuorumMode(
+                "eve-crash-netty", "Eve crash profile (Netty)", true, false, ExtraProtectionConfig.DEFAULT);
+    }
+
+    /** The bft profile (the extra protection mode is for r = 0 only). */
+    static QuorumMode bft() {
+        return new QuorumMode("eve-bft", "Eve bft profile", false, true, ExtraProtectionConfig.OFF);
+    }
+
+    static QuorumMode bftOverNetty() {
+        return new QuorumMode("eve-bft-netty", "Eve bft profile (Netty)", true, true, ExtraProtectionConfig.OFF);
+    }
+
+    private QuorumConfig baseConfig() {
+        return bft ? QuorumConfig.bft(BFT_PROCESSES, 0) : QuorumConfig.crash(CRASH_PROCESSES, 0);
     }
 
     @Override
@@ -56,7 +85,7 @@ final class QuorumMode implements Mode {
 
     @Override
     public int executionReplicas() {
-        return PROCESSES.length;
+        return baseConfig().executionReplicas().length;
     }
 
     @Override
@@ -66,15 +95,25 @@ final class QuorumMode implements Mode {
 
     @Override
     public Running start(Workload workload, ClientSide clientSide) throws Exception {
-        Cluster cluster = new Cluster(netty);
+        QuorumConfig base = baseConfig()
+                .withTimeouts(1_000_000_000L, 50_000_000L)
+                .withBatching(4, workload.maxBatchSize(), 1_000_000L)
+                .withExtraProtection(extraProtection);
+        MacKeys keys = bft ? MacKeys.generate(base.processes(), new SecureRandom()) : null;
+        Cluster cluster = new Cluster(netty, base.executionReplicas());
         try {
-            for (int node : PROCESSES) {
+            for (int node : base.processes()) {
+                Transport transport = cluster.serverTransport(node);
+                Evidence evidence = Evidence.PLAIN;
+                if (keys != null) {
+                    Envelopes envelopes = new Envelopes(new Authenticator(keys, node), new FrameCodec(16 << 20));
+                    transport = new AuthenticatingTransport(transport, envelopes);
+                    evidence = new MacEvidence(envelopes);
+                }
                 QuorumProcess process = QuorumProcess.builder()
-                        .config(QuorumConfig.crash(PROCESSES, node)
-                                .withTimeouts(1_000_000_000L, 50_000_000L)
-                                .withBatching(4, workload.maxBatchSize(), 1_000_000L)
-                                .withExtraProtection(extraProtection))
-                        .transport(cluster.serverTransport(node))
+                        .config(base.withSelf(node))
+                        .transport(transport)
+                        .evidence(evidence)
                         .application(workload.newStore())
                         .mixer(PrimaryBackupMode.mixerFor(workload))
                         .executorThreads(workload.threads())
@@ -87,8 +126,8 @@ final class QuorumMode implements Mode {
                 int clientId = FIRST_CLIENT + c;
                 cluster.clients.add(clientSide.build(() -> new EveClient(
                         cluster.clientTransport(clientId),
-                        ClientConfig.of(PROCESSES)
-                                .withQuorumReplies(1)
+                        ClientConfig.of(base.executionReplicas())
+                                .withQuorumReplies(base.responseQuorum())
                                 .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(60)))));
             }
             return cluster;
@@ -101,9 +140,12 @@ final class QuorumMode implements Mode {
     /** The running processes and their clients. */
     private static final class Cluster extends ReplicatedRunning {
         final List<QuorumProcess> processes = new ArrayList<>();
+        private final int executionReplicas;
 
-        Cluster(boolean netty) {
+        /** The first {@code executionReplicas} processes execute; the others only verify. */
+        Cluster(boolean netty, int[] executionReplicas) {
             super(netty, FIRST_CLIENT);
+            this.executionReplicas = executionReplicas.length;
         }
 
         @Override
@@ -140,7 +182,7 @@ final class QuorumMode implements Mode {
 
         private List<QuorumProcess.StateSummary> summaries() {
             List<QuorumProcess.StateSummary> summaries = new ArrayList<>();
-            for (QuorumProcess process : processes) {
+            for (QuorumProcess process : processes.subList(0, Math.min(executionReplicas, processes.size()))) {
                 summaries.add(process.summary());
             }
             return summaries;
