@@ -21,8 +21,10 @@ import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +53,10 @@ public final class NettyTransport implements Transport {
     private final EventLoopGroup group;
     private final Map<Integer, Link> outbound = new ConcurrentHashMap<>();
     private final Map<Integer, Channel> inbound = new ConcurrentHashMap<>();
+    /** Accepted connections from nodes this one dials itself: they only deliver (see {@link #onHandshake}). */
+    private final Set<Channel> fromPeers = ConcurrentHashMap.newKeySet();
+
+    private final AtomicLong dials = new AtomicLong();
     private volatile Receiver receiver;
     private volatile Channel server;
     private volatile boolean closed;
@@ -233,6 +239,7 @@ public final class NettyTransport implements Transport {
     }
 
     private void dial(Link link, InetSocketAddress address) {
+        dials.incrementAndGet();
         link.dialing = true;
         link.lastDial = System.nanoTime();
         Bootstrap bootstrap = new Bootstrap()
@@ -274,8 +281,20 @@ public final class NettyTransport implements Transport {
         }
     }
 
-    /** A peer named itself on an accepted connection: answers to it go back this way. */
+    /**
+     * A node named itself on an accepted connection. A node this one can dial (a replica in the
+     * configuration) gets its messages over the dialed link, so the connection only delivers, and one
+     * naming the same node never replaces another: otherwise any connection merely claiming to be
+     * replica 1 would cut replica 1's real one (what it then sends is checked like anything else, by the
+     * message authenticators where the profile has them). For anyone else (clients), answers go back on the
+     * latest connection that named it.
+     */
     void onHandshake(int from, Channel channel) {
+        if (peers.apply(from) != null) {
+            fromPeers.add(channel);
+            channel.closeFuture().addListener(future -> fromPeers.remove(channel));
+            return;
+        }
         Channel previous = inbound.put(from, channel);
         if (previous != null && previous != channel) {
             previous.close();
@@ -288,6 +307,11 @@ public final class NettyTransport implements Transport {
         if (current != null && !closed) {
             current.onMessage(from, message);
         }
+    }
+
+    /** How many connections this node has dialed since it started (for tests and diagnostics). */
+    public long dials() {
+        return dials.get();
     }
 
     int selfId() {
@@ -308,6 +332,7 @@ public final class NettyTransport implements Transport {
             }
         });
         inbound.values().forEach(Channel::close);
+        fromPeers.forEach(Channel::close);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }
