@@ -57,6 +57,9 @@ public final class NettyTransport implements Transport {
     private final Set<Channel> fromPeers = ConcurrentHashMap.newKeySet();
 
     private final AtomicLong dials = new AtomicLong();
+    /** Also the lock under which {@code inbound} changes and answers to undialable nodes are written. */
+    private final HeldMessages held = new HeldMessages();
+
     private volatile Receiver receiver;
     private volatile Channel server;
     private volatile boolean closed;
@@ -210,11 +213,15 @@ public final class NettyTransport implements Transport {
         if (closed) {
             return;
         }
-        Channel accepted = inbound.get(to);
         InetSocketAddress address = peers.apply(to);
         if (address == null) {
-            if (accepted != null && accepted.isActive()) {
-                write(accepted, message);
+            synchronized (held) {
+                Channel accepted = inbound.get(to);
+                if (accepted != null && accepted.isActive()) {
+                    write(accepted, message);
+                } else if (!held.hold(to, message, System.nanoTime())) {
+                    LOG.debug("node {}: no connection from node {}, and too many nodes wait for one", self, to);
+                }
             }
             return;
         }
@@ -295,9 +302,14 @@ public final class NettyTransport implements Transport {
             channel.closeFuture().addListener(future -> fromPeers.remove(channel));
             return;
         }
-        Channel previous = inbound.put(from, channel);
-        if (previous != null && previous != channel) {
-            previous.close();
+        synchronized (held) {
+            Channel previous = inbound.put(from, channel);
+            if (previous != null && previous != channel) {
+                previous.close();
+            }
+            for (Message message : held.release(from, System.nanoTime())) {
+                write(channel, message);
+            }
         }
         channel.closeFuture().addListener(future -> inbound.remove(from, channel));
     }
