@@ -39,6 +39,7 @@ final class Delivery extends SimpleChannelInboundHandler<Message> {
                 transport.selfId(),
                 context.channel().remoteAddress(),
                 cause.toString());
+        transport.closed(NettyTransport.ClosedBecause.CONNECTION_ERROR);
         context.close();
     }
 }

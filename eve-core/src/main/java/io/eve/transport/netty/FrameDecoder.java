@@ -22,11 +22,13 @@ import org.slf4j.LoggerFactory;
  */
 final class FrameDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(FrameDecoder.class);
+    private final NettyTransport transport;
     private final FrameCodec codec;
     private final long frameTimeoutMillis;
     private ScheduledFuture<?> deadline;
 
-    FrameDecoder(FrameCodec codec, long frameTimeoutMillis) {
+    FrameDecoder(NettyTransport transport, FrameCodec codec, long frameTimeoutMillis) {
+        this.transport = transport;
         this.codec = codec;
         this.frameTimeoutMillis = frameTimeoutMillis;
     }
@@ -51,6 +53,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
                         e.getMessage(),
                         e.reason());
                 in.skipBytes(in.readableBytes());
+                transport.closed(NettyTransport.ClosedBecause.BAD_FRAME);
                 context.close();
                 return;
             }
@@ -68,6 +71,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
                                     "closing the connection from {}: a frame started and did not finish within {} ms",
                                     context.channel().remoteAddress(),
                                     frameTimeoutMillis);
+                            transport.closed(NettyTransport.ClosedBecause.FRAME_TIMEOUT);
                             context.close();
                         },
                         frameTimeoutMillis,

@@ -43,6 +43,7 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
                                     transport.selfId(),
                                     context.channel().remoteAddress(),
                                     timeoutMillis);
+                            transport.closed(NettyTransport.ClosedBecause.HANDSHAKE_TIMEOUT);
                             context.close();
                         },
                         timeoutMillis,
@@ -65,6 +66,7 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
                     Integer.toHexString(magic),
                     node);
             in.skipBytes(in.readableBytes());
+            transport.closed(NettyTransport.ClosedBecause.BAD_HANDSHAKE);
             context.close();
             return;
         }

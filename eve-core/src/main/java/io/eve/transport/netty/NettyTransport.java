@@ -18,6 +18,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
@@ -57,6 +58,7 @@ public final class NettyTransport implements Transport {
     private final Set<Channel> fromPeers = ConcurrentHashMap.newKeySet();
 
     private final AtomicLong dials = new AtomicLong();
+    private final Map<ClosedBecause, AtomicLong> closedConnections = new EnumMap<>(ClosedBecause.class);
     /** Also the lock under which {@code inbound} changes and answers to undialable nodes are written. */
     private final HeldMessages held = new HeldMessages();
 
@@ -64,7 +66,24 @@ public final class NettyTransport implements Transport {
     private volatile Channel server;
     private volatile boolean closed;
 
+    /** Why the transport closed a connection (for {@link #closedConnections} and metrics). */
+    public enum ClosedBecause {
+        /** The first bytes of an accepted connection were not a handshake. */
+        BAD_HANDSHAKE,
+        /** An accepted connection did not name itself in time. */
+        HANDSHAKE_TIMEOUT,
+        /** A frame failed a check of the wire format (docs/protocol.md). */
+        BAD_FRAME,
+        /** A frame started and did not finish in time (a slow or stuck peer). */
+        FRAME_TIMEOUT,
+        /** The connection failed (a reset, an I/O error). */
+        CONNECTION_ERROR
+    }
+
     private NettyTransport(Builder builder) {
+        for (ClosedBecause reason : ClosedBecause.values()) {
+            closedConnections.put(reason, new AtomicLong());
+        }
         this.self = builder.self;
         this.listen = builder.listen;
         this.peers = builder.peers;
@@ -193,7 +212,7 @@ public final class NettyTransport implements Transport {
                     @Override
                     protected void initChannel(SocketChannel channel) {
                         channel.pipeline().addLast(new HandshakeDecoder(NettyTransport.this, handshakeTimeoutMillis));
-                        channel.pipeline().addLast(new FrameDecoder(codec, frameTimeoutMillis));
+                        channel.pipeline().addLast(new FrameDecoder(NettyTransport.this, codec, frameTimeoutMillis));
                         channel.pipeline().addLast(new Delivery(NettyTransport.this));
                     }
                 });
@@ -257,7 +276,7 @@ public final class NettyTransport implements Transport {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
-                        channel.pipeline().addLast(new FrameDecoder(codec, frameTimeoutMillis));
+                        channel.pipeline().addLast(new FrameDecoder(NettyTransport.this, codec, frameTimeoutMillis));
                         channel.pipeline().addLast(new Delivery(NettyTransport.this, link.peer));
                     }
                 });
@@ -319,6 +338,15 @@ public final class NettyTransport implements Transport {
         if (current != null && !closed) {
             current.onMessage(from, message);
         }
+    }
+
+    /** How many connections this transport closed for {@code reason} since it started. */
+    public long closedConnections(ClosedBecause reason) {
+        return closedConnections.get(reason).get();
+    }
+
+    void closed(ClosedBecause reason) {
+        closedConnections.get(reason).incrementAndGet();
     }
 
     /** How many connections this node has dialed since it started (for tests and diagnostics). */

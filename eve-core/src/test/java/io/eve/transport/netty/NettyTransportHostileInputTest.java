@@ -88,6 +88,8 @@ class NettyTransportHostileInputTest {
             assertThat(closedByPeer(socket)).isTrue();
         }
         assertStillServing();
+        assertThat(server.closedConnections(NettyTransport.ClosedBecause.BAD_HANDSHAKE))
+                .isEqualTo(1);
     }
 
     @Test
@@ -103,6 +105,8 @@ class NettyTransportHostileInputTest {
             assertThat(closedByPeer(socket)).isTrue();
         }
         assertStillServing();
+        assertThat(server.closedConnections(NettyTransport.ClosedBecause.BAD_FRAME))
+                .isEqualTo(1);
     }
 
     @Test
@@ -115,6 +119,8 @@ class NettyTransportHostileInputTest {
         }
         assertStillServing();
         assertThat(received).hasSize(1);
+        assertThat(server.closedConnections(NettyTransport.ClosedBecause.HANDSHAKE_TIMEOUT))
+                .isEqualTo(1);
     }
 
     @Test
@@ -146,5 +152,7 @@ class NettyTransportHostileInputTest {
                     .isLessThan(100L * (frame.length - 2));
         }
         assertStillServing();
+        assertThat(server.closedConnections(NettyTransport.ClosedBecause.FRAME_TIMEOUT))
+                .isEqualTo(1);
     }
 }

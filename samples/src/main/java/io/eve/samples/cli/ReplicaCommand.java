@@ -9,6 +9,7 @@ import io.eve.transport.Transport;
 import io.eve.transport.netty.NettyTransport;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
 import io.eve.verify.primarybackup.PrimaryBackupReplica;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -63,6 +64,14 @@ final class ReplicaCommand implements Callable<Integer> {
                 .build();
         Transport transport = ReplicaTransports.of(cluster, node, netty);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        for (NettyTransport.ClosedBecause reason : NettyTransport.ClosedBecause.values()) {
+            FunctionCounter.builder("eve.transport.closed", netty, t -> t.closedConnections(reason))
+                    .description("connections the transport closed, by reason (bad handshake or frame, a handshake or"
+                            + " frame that did not finish in time, a connection error)")
+                    .tag("node", Integer.toString(node))
+                    .tag("reason", reason.name().toLowerCase(java.util.Locale.ROOT))
+                    .register(registry);
+        }
         if (cluster.profile().quorum()) {
             return QuorumReplicaRun.run(
                     cluster, config, node, join, transport, store.build(), registry, statusEveryMillis);

@@ -119,6 +119,9 @@ class QuorumNemesisIT {
                 .as("messages node %d dropped: every hostile one, and no honest one", TARGET)
                 .isEqualTo(rejectedExpected);
         assertThat(heldOpen).as("the slow-loris connection's life").isGreaterThanOrEqualTo(FRAME_TIMEOUT);
+        assertThat(cluster.metric(TARGET, "eve_transport_closed_total").orElse(-1))
+                .as("connections node %d's transport closed, by its /metrics (the slow-loris one at least)", TARGET)
+                .isGreaterThanOrEqualTo(1);
         assertThat(Files.readString(cluster.log(TARGET), StandardCharsets.UTF_8))
                 .contains("a frame started and did not finish within " + FRAME_TIMEOUT.toMillis() + " ms");
     }
