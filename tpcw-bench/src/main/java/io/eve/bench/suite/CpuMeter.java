@@ -1,7 +1,11 @@
 package io.eve.bench.suite;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -27,14 +31,26 @@ final class CpuMeter {
         SUITE
     }
 
-    /** CPU time at one instant: the process's, and each live thread's with its owner. */
-    record Snapshot(long processNanos, Map<Long, Long> threadNanos, Map<Long, Owner> owners) {}
+    /**
+     * CPU time at one instant: the process's, each live thread's with its owner, and the JIT compilers'
+     * accumulated compilation time (their threads are hidden from {@link Thread#getAllStackTraces}).
+     */
+    record Snapshot(long processNanos, Map<Long, Long> threadNanos, Map<Long, Owner> owners, long compilerNanos) {}
 
     /** CPU used between two snapshots. */
-    record Usage(long processNanos, long serverThreadNanos, long clientNanos, long jvmNanos, long suiteNanos) {
-        /** The servers' CPU: the process's minus the clients', the JVM service threads' and the suite's. */
+    record Usage(
+            long processNanos,
+            long serverThreadNanos,
+            long clientNanos,
+            long jvmNanos,
+            long suiteNanos,
+            long compilerNanos) {
+        /**
+         * The servers' CPU: the process's minus the clients', the JVM service threads' (compilers
+         * included) and the suite's.
+         */
         long serverNanos() {
-            return Math.max(0, processNanos - clientNanos - jvmNanos - suiteNanos);
+            return Math.max(0, processNanos - clientNanos - jvmNanos - compilerNanos - suiteNanos);
         }
     }
 
@@ -58,7 +74,7 @@ final class CpuMeter {
                 owners.put(thread.getId(), ownerOf(thread));
             }
         }
-        return new Snapshot(processCpuNanos(), nanos, owners);
+        return new Snapshot(processCpuNanos(), nanos, owners, compilerNanos());
     }
 
     private Owner ownerOf(Thread thread) {
@@ -86,7 +102,36 @@ final class CpuMeter {
                 byOwner[Owner.SERVER.ordinal()],
                 byOwner[Owner.CLIENT.ordinal()],
                 byOwner[Owner.JVM.ordinal()],
-                byOwner[Owner.SUITE.ordinal()]);
+                byOwner[Owner.SUITE.ordinal()],
+                Math.max(0, end.compilerNanos() - start.compilerNanos()));
+    }
+
+    /**
+     * CPU time of the JIT compiler threads, which Java hides from {@link Thread#getAllStackTraces}: read
+     * from {@code /proc/self/task/<tid>/stat} (user + system clock ticks of threads named "C1/C2
+     * CompilerThread", at the usual 100 ticks a second); 0 where there is no {@code /proc}. A compiler
+     * thread that ends takes its time with it, so the figure errs towards charging the servers.
+     */
+    static long compilerNanos() {
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return 0;
+        }
+        long ticks = 0;
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+            for (Path task : threads) {
+                String name = Files.readString(task.resolve("comm")).trim();
+                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                    String stat = Files.readString(task.resolve("stat"));
+                    // After the name in parentheses: state is field 3, utime field 14, stime field 15.
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return 0; // a thread ended while it was read, or no /proc: charge the servers
+        }
+        return ticks * 10_000_000L;
     }
 
     private static long processCpuNanos() {

@@ -33,7 +33,8 @@ class CpuAccountingTest {
         CpuMeter.Snapshot start = new CpuMeter.Snapshot(
                 1_000,
                 Map.of(1L, 100L, 2L, 50L, 3L, 10L),
-                Map.of(1L, CpuMeter.Owner.SERVER, 2L, CpuMeter.Owner.CLIENT, 3L, CpuMeter.Owner.JVM));
+                Map.of(1L, CpuMeter.Owner.SERVER, 2L, CpuMeter.Owner.CLIENT, 3L, CpuMeter.Owner.JVM),
+                5_000);
         // thread 4 (a server thread) started during the interval; thread 5 (suite) too
         CpuMeter.Snapshot end = new CpuMeter.Snapshot(
                 2_000,
@@ -43,14 +44,18 @@ class CpuAccountingTest {
                         2L, CpuMeter.Owner.CLIENT,
                         3L, CpuMeter.Owner.JVM,
                         4L, CpuMeter.Owner.SERVER,
-                        5L, CpuMeter.Owner.SUITE));
+                        5L, CpuMeter.Owner.SUITE),
+                5_030);
         CpuMeter.Usage usage = CpuMeter.between(start, end);
         assertThat(usage.processNanos()).isEqualTo(1_000);
         assertThat(usage.serverThreadNanos()).isEqualTo(400);
         assertThat(usage.clientNanos()).isEqualTo(200);
         assertThat(usage.jvmNanos()).isEqualTo(50);
         assertThat(usage.suiteNanos()).isEqualTo(20);
+        assertThat(usage.compilerNanos())
+                .as("the JIT's, whose threads are hidden")
+                .isEqualTo(30);
         // the rest of the process's time (garbage collection, ended threads) is the servers'
-        assertThat(usage.serverNanos()).isEqualTo(1_000 - 200 - 50 - 20);
+        assertThat(usage.serverNanos()).isEqualTo(1_000 - 200 - 50 - 30 - 20);
     }
 }
