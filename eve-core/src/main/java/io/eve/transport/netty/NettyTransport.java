@@ -238,8 +238,8 @@ public final class NettyTransport implements Transport {
                 Channel accepted = inbound.get(to);
                 if (accepted != null && accepted.isActive()) {
                     write(accepted, message);
-                } else if (!held.hold(to, message, System.nanoTime())) {
-                    LOG.debug("node {}: no connection from node {}, and too many nodes wait for one", self, to);
+                } else if (!held.hold(to, codec.encode(message), System.nanoTime())) {
+                    LOG.debug("node {}: no connection from node {} and no room to hold its message", self, to);
                 }
             }
             return;
@@ -326,8 +326,8 @@ public final class NettyTransport implements Transport {
             if (previous != null && previous != channel) {
                 previous.close();
             }
-            for (Message message : held.release(from, System.nanoTime())) {
-                write(channel, message);
+            for (byte[] frame : held.release(from, System.nanoTime())) {
+                channel.writeAndFlush(Unpooled.wrappedBuffer(frame));
             }
         }
         channel.closeFuture().addListener(future -> inbound.remove(from, channel));
