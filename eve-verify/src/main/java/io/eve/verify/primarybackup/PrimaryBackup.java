@@ -260,7 +260,10 @@ public final class PrimaryBackup {
                     batcher.onIdle(wallMillis).ifPresent(this::dispatch);
                 }
             }
-        } else if (executed.seq() > committed) {
+        } else if (executed.seq() > committed && handed.get(executed.seq()) == executed.batch()) {
+            // Only the execution of the batch handed last for this number counts: a rollback or resync in the
+            // same epoch (the primary's "take my state" path keeps it) clears what was handed, but the stage
+            // still finishes what it had queued, on state the rollback then discards.
             handed.remove(executed.seq());
             executedHere.put(executed.seq(), executed);
             actions.send(peer, new BatchToken(view, epoch, executed.token()));
