@@ -98,6 +98,8 @@ public final class PrimaryBackup {
     private boolean applying;
     /** The furthest batch a transfer of this epoch led to that came while another was being installed. */
     private long overtaken = -1;
+    /** That transfer: if the one being installed is refused, this one may still fit. */
+    private StateTransfer overtaking;
 
     private final NavigableMap<Long, ExecuteBatch> buffered = new TreeMap<>();
     private final NavigableMap<Long, Batch> handed = new TreeMap<>();
@@ -286,6 +288,23 @@ public final class PrimaryBackup {
                         + " different histories, as after a split brain; stopping. Restart this replica with"
                         + " --join (empty state) to take the primary's state in full.");
             }
+            if (overtaking != null && overtaking.view() == view && overtaking.epoch() == epoch) {
+                // A later transfer of this epoch came meanwhile (the answer to a JoinRequest, say, from this
+                // replica's committed batch): install it rather than ask again, since the primary serves one
+                // JoinRequest per failure timeout.
+                LOG.warn(
+                        "{}: state transfer to batch {} refused ({}); installing the one to batch {} that came since",
+                        name,
+                        transfer.token().seq(),
+                        reason,
+                        overtaking.token().seq());
+                StateTransfer next = overtaking;
+                overtaking = null;
+                overtaken = -1;
+                applying = true;
+                actions.apply(next);
+                return;
+            }
             LOG.warn(
                     "{}: state transfer to batch {} refused ({}); asking again",
                     name,
@@ -315,11 +334,13 @@ public final class PrimaryBackup {
                     overtaken,
                     seq);
             overtaken = -1;
+            overtaking = null;
             awaitingTransfer = true;
             actions.send(peer, new JoinRequest(view, committed));
             return;
         }
         overtaken = -1;
+        overtaking = null;
         drainBuffered();
     }
 
@@ -591,6 +612,10 @@ public final class PrimaryBackup {
         }
         if (applying && message.view() == view && message.epoch() == epoch) {
             overtaken = Math.max(overtaken, message.token().seq());
+            if (overtaking == null
+                    || message.token().seq() >= overtaking.token().seq()) {
+                overtaking = message;
+            }
         }
         if (!awaitingTransfer || applying) {
             return;
@@ -598,6 +623,7 @@ public final class PrimaryBackup {
         adopt(message.view(), message.epoch());
         applying = true;
         overtaken = -1;
+        overtaking = null;
         actions.apply(message);
     }
 

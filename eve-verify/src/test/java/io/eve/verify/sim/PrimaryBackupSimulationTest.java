@@ -163,6 +163,21 @@ class PrimaryBackupSimulationTest {
         SimulationRunner.runSeed("lossy", 963, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
     }
 
+    /**
+     * Found by a 2,000-seed clock-jump sweep (2026-11-23): the primary's clock jumps, it goes on alone and
+     * then hands the backup its state; the backup's stage had already run two batches queued before a
+     * rollback in the same epoch (their outcomes were kept and their tokens sent), the first transfer
+     * (from a version below the backup's committed one) is refused, and the second, which would fit, had
+     * come meanwhile and been dropped, while the primary serves one JoinRequest per failure timeout; the
+     * primary crashes before that and the backup takes over without the batches the primary committed
+     * alone. Now stale outcomes do not count and a refused transfer gives way to the one that came since.
+     */
+    @Test
+    void shouldInstallATransferThatCameWhileARefusedOneWasApplied() {
+        SimulationRunner.runSeed("clock-jump", 60149, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        SimulationRunner.runSeed("clock-jump", 61891, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
     @Test
     void shouldIgnoreARollbackToAVersionTheBackupDoesNotHold() {
         replayFinding("unordered", 101);
