@@ -3,6 +3,7 @@ package io.eve.transport.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eve.protocol.Message;
+import io.eve.transport.wire.FrameCodec;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -51,16 +52,19 @@ class NettyTransportImpostorTest {
 
     @Test
     void shouldKeepAReplicasLinkWhenAnotherConnectionClaimsItsId() throws Exception {
-        sendAndAwait(1, 10);
+        sendAndAwait(1, 10, 10);
         assertThat(two.dials()).isEqualTo(1);
         try (Socket impostor = new Socket()) {
             impostor.connect(one.boundAddress(), 5_000);
             OutputStream out = impostor.getOutputStream();
             out.write(HandshakeDecoder.hello(2));
+            out.write(new FrameCodec(64 * 1024).encode(new Message.Heartbeat(99, 99)));
             out.flush();
-            Thread.sleep(300); // the handshake is handled; before the fix, replica 2's connection was closed here
+            // Once its frame arrives the claim was handled (before the fix, replica 2's connection closed then).
+            awaitAtOne(11);
+            assertThat(atOne).last().isEqualTo(new Message.Heartbeat(99, 99));
 
-            sendAndAwait(11, 20);
+            sendAndAwait(11, 20, 21);
 
             assertThat(two.dials())
                     .as("replica 2 kept the connection it dialed")
@@ -72,15 +76,20 @@ class NettyTransportImpostorTest {
         }
     }
 
-    private void sendAndAwait(int first, int last) throws InterruptedException {
+    /** Replica 2 sends heartbeats {@code first} to {@code last}; replica 1 must then hold {@code total}. */
+    private void sendAndAwait(int first, int last, int total) throws InterruptedException {
         for (int i = first; i <= last; i++) {
             two.send(1, new Message.Heartbeat(i, i));
         }
+        awaitAtOne(total);
+    }
+
+    private void awaitAtOne(int count) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (atOne.size() < last && System.nanoTime() < deadline) {
+        while (atOne.size() < count && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
-        assertThat(atOne).hasSize(last);
+        assertThat(atOne).hasSize(count);
     }
 
     private static boolean stillOpen(Socket socket) throws Exception {
