@@ -3,14 +3,11 @@ package io.eve.samples.racy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eve.Reply;
-import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
-import io.eve.mixer.GroupAllMixer;
 import io.eve.transport.LocalNetwork;
 import io.eve.verify.quorum.ExtraProtectionConfig;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumProcess;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -92,27 +89,8 @@ class QuorumExtraProtectionRaceIT {
                         .withTimeouts(1_000_000_000L, 50_000_000L)
                         .withBatching(1, 32, 5_000_000L)
                         .withExtraProtection(protection);
-                for (int node = 0; node < 3; node++) {
-                    apps[node] = RacyCounter.builder()
-                            .raceProbability(RACE_PROBABILITY)
-                            .build();
-                    processes[node] = QuorumProcess.builder()
-                            .config(base.withSelf(node))
-                            .transport(network.join(node))
-                            .application(apps[node])
-                            .mixer(new GroupAllMixer())
-                            .executorThreads(4)
-                            .onFailure(failures::add)
-                            .build();
-                    processes[node].start();
-                }
-                for (int c = 0; c < CLIENTS; c++) {
-                    clients.add(new EveClient(
-                            network.join(100 + c),
-                            ClientConfig.of(0, 1, 2)
-                                    .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(60))
-                                    .withQuorumReplies(1)));
-                }
+                RacyQuorum.start(network, base, RACE_PROBABILITY, apps, processes, failures);
+                RacyQuorum.addClients(network, CLIENTS, clients);
                 for (int round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
                     List<CompletableFuture<Reply>> replies = new ArrayList<>();
                     for (EveClient client : clients) {

@@ -3,13 +3,10 @@ package io.eve.samples.racy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eve.Reply;
-import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
-import io.eve.mixer.GroupAllMixer;
 import io.eve.transport.LocalNetwork;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumProcess;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -45,25 +42,8 @@ class QuorumRaceIT {
                 QuorumConfig base = QuorumConfig.crash(new int[] {0, 1, 2}, 0)
                         .withTimeouts(1_000_000_000L, 50_000_000L)
                         .withBatching(1, 32, 5_000_000L);
-                for (int node = 0; node < 3; node++) {
-                    apps[node] = RacyCounter.builder().raceProbability(0.2).build();
-                    processes[node] = QuorumProcess.builder()
-                            .config(base.withSelf(node))
-                            .transport(network.join(node))
-                            .application(apps[node])
-                            .mixer(new GroupAllMixer())
-                            .executorThreads(4)
-                            .onFailure(failures::add)
-                            .build();
-                    processes[node].start();
-                }
-                for (int c = 0; c < CLIENTS; c++) {
-                    clients.add(new EveClient(
-                            network.join(100 + c),
-                            ClientConfig.of(0, 1, 2)
-                                    .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(60))
-                                    .withQuorumReplies(1)));
-                }
+                RacyQuorum.start(network, base, 0.2, apps, processes, failures);
+                RacyQuorum.addClients(network, CLIENTS, clients);
                 for (int round = 0; round < ROUNDS; round++) {
                     List<CompletableFuture<Reply>> replies = new ArrayList<>();
                     for (EveClient client : clients) {

@@ -1,0 +1,52 @@
+package io.eve.samples.racy;
+
+import io.eve.client.ClientConfig;
+import io.eve.client.EveClient;
+import io.eve.mixer.GroupAllMixer;
+import io.eve.transport.LocalNetwork;
+import io.eve.verify.quorum.QuorumConfig;
+import io.eve.verify.quorum.QuorumProcess;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The race ITs' cluster: three crash-profile processes of the racy counter behind the group-all mixer
+ * (every request of a batch in one parallel batch), on a {@link LocalNetwork}, and clients that accept the
+ * first reply.
+ */
+final class RacyQuorum {
+    private RacyQuorum() {}
+
+    /** Starts processes 0 to 2 into {@code processes} (their counters into {@code apps}). */
+    static void start(
+            LocalNetwork network,
+            QuorumConfig base,
+            double raceProbability,
+            RacyCounter[] apps,
+            QuorumProcess[] processes,
+            List<Throwable> failures) {
+        for (int node = 0; node < 3; node++) {
+            apps[node] = RacyCounter.builder().raceProbability(raceProbability).build();
+            processes[node] = QuorumProcess.builder()
+                    .config(base.withSelf(node))
+                    .transport(network.join(node))
+                    .application(apps[node])
+                    .mixer(new GroupAllMixer())
+                    .executorThreads(4)
+                    .onFailure(failures::add)
+                    .build();
+            processes[node].start();
+        }
+    }
+
+    /** Adds {@code count} clients, ids 100 and up. */
+    static void addClients(LocalNetwork network, int count, List<EveClient> clients) {
+        for (int c = 0; c < count; c++) {
+            clients.add(new EveClient(
+                    network.join(100 + c),
+                    ClientConfig.of(0, 1, 2)
+                            .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(60))
+                            .withQuorumReplies(1)));
+        }
+    }
+}
