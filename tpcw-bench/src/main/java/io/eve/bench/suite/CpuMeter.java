@@ -120,18 +120,28 @@ final class CpuMeter {
         long ticks = 0;
         try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
             for (Path task : threads) {
-                String name = Files.readString(task.resolve("comm")).trim();
-                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
-                    String stat = Files.readString(task.resolve("stat"));
-                    // After the name in parentheses: state is field 3, utime field 14, stime field 15.
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                }
+                ticks += compilerTicks(task);
             }
         } catch (IOException | RuntimeException unreadable) {
-            return 0; // a thread ended while it was read, or no /proc: charge the servers
+            return 0; // no readable /proc: charge the servers
         }
         return ticks * 10_000_000L;
+    }
+
+    /** The clock ticks of {@code task} if it is a compiler thread; 0 otherwise or if it ended meanwhile. */
+    private static long compilerTicks(Path task) {
+        try {
+            String name = Files.readString(task.resolve("comm")).trim();
+            if (!name.startsWith("C1 CompilerThre") && !name.startsWith("C2 CompilerThre")) {
+                return 0;
+            }
+            String stat = Files.readString(task.resolve("stat"));
+            // After the name in parentheses: state is field 3, utime field 14, stime field 15.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        } catch (IOException | RuntimeException ended) {
+            return 0; // the thread ended while it was read: its time left with it
+        }
     }
 
     private static long processCpuNanos() {
