@@ -67,4 +67,44 @@ public interface VersionedState {
      * the delta is malformed, the state is left exactly as it was and the result says why.
      */
     ApplyResult apply(StateDelta delta, long expectedSeq, Digest expectedRoot);
+
+    // Overlapping consecutive batches (docs/state.md, "Overlapping batches"). A state that supports it
+    // attributes each write to the batch of the request that made it, so requests of batch n + 1 that
+    // conflict with nothing in batch n may run while n's last requests finish and n is sealed.
+
+    /**
+     * Whether requests of batch {@code seq + 1} may write while batch {@code seq} is still open (false by
+     * default, and false for a {@code seq} whose seal does work that needs quiescence, such as collecting
+     * garbage).
+     */
+    default boolean canOverlap(long seq) {
+        return false;
+    }
+
+    /**
+     * Opens batch {@code seq} (the one after the batch in progress) for writes by threads marked as
+     * executing it, before the batch in progress is sealed. Sealing the batch in progress then makes
+     * {@code seq} the batch in progress, with the writes it already has.
+     *
+     * @throws StateException if this state cannot overlap batches, or {@code seq} is not the next batch
+     */
+    default void openNext(long seq) {
+        throw new StateException(getClass().getSimpleName() + " does not overlap batches");
+    }
+
+    /**
+     * Undoes the writes of the opened next batch and closes it. Called by the stage thread once no
+     * request of that batch is running.
+     */
+    default void discardNext() {}
+
+    /**
+     * Whether, since the last call, a request wrote an object the other open batch had written (a conflict
+     * the mixer did not declare, or a shared object such as a collection): then neither batch's version
+     * can be trusted, and the caller must roll both back and run them again one after the other. Clears
+     * the flag.
+     */
+    default boolean takeCrossBatchConflict() {
+        return false;
+    }
 }

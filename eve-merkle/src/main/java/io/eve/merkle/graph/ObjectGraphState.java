@@ -41,12 +41,28 @@ public final class ObjectGraphState implements VersionedState {
     private final NavigableMap<Long, Version> versions = new TreeMap<>();
     private final Sealer sealer;
 
+    /** The batch each executor thread runs, when the stage says so (0: the batch in progress). */
+    private static final ThreadLocal<long[]> THREAD_BATCH = ThreadLocal.withInitial(() -> new long[1]);
+
     private NavigableMap<String, StateObject> roots = Collections.emptyNavigableMap();
     private boolean rootsChanged;
     private BatchLog log = new BatchLog();
-    private volatile long generation = 1;
+    private long generation = 1;
+    private long lastGeneration = 1;
+    private BatchLog nextLog;
+    private long nextGeneration;
     private long sealed = NOTHING;
     private long stable = NOTHING;
+    /** What {@link #modify} reads: the open batches, published as one so concurrent callers see a consistent pair. */
+    private volatile Open open = new Open(NOTHING, 1, log, 0, null);
+
+    private volatile boolean crossBatchConflict;
+
+    /**
+     * The open batches: the one in progress (after {@code sealed}) and, while batches overlap, the next
+     * one. {@code nextLog} is {@code null} when only one is open.
+     */
+    private record Open(long sealed, long generation, BatchLog log, long nextGeneration, BatchLog nextLog) {}
 
     /** One sealed version: enough to restore it, and the log that undoes the batch that produced it. */
     record Version(
@@ -101,39 +117,135 @@ public final class ObjectGraphState implements VersionedState {
             // Freed by this state's collector or a transfer, yet the application still writes it and may
             // link it back: a rollback past the collection must find its contents as they were.
         }
-        long current = generation;
+        Open now = open;
+        long batch = THREAD_BATCH.get()[0];
+        long current;
+        long other;
+        BatchLog target;
+        if (batch == 0 || batch == now.sealed() + 1) {
+            current = now.generation();
+            other = now.nextGeneration();
+            target = now.log();
+        } else if (batch == now.sealed() + 2 && now.nextLog() != null) {
+            current = now.nextGeneration();
+            other = now.generation();
+            target = now.nextLog();
+        } else {
+            throw new StateException("a request of batch " + batch + " wrote object " + object.oid
+                    + ", but the open batches are " + (now.sealed() + 1)
+                    + (now.nextLog() == null ? "" : " and " + (now.sealed() + 2)));
+        }
         // The first caller in a batch marks the object as being captured (-current) and saves the
         // pre-image; any other caller waits until that is done, so no write can slip into a pre-image even
         // when a mixer false negative lets two requests write one object concurrently. A failed capture
-        // puts the old mark back, and the next caller tries again.
+        // puts the old mark back, and the next caller tries again. An object the other open batch
+        // captured is a conflict between the batches: it is flagged, not captured again, so the object
+        // keeps the one pre-image from before both batches, and undoing both restores it exactly.
         while (true) {
             long seen = object.generation;
             if (seen == current) {
                 return;
             }
-            if (seen == -current) {
+            if (seen == -current || (other != 0 && seen == -other)) {
                 Thread.onSpinWait();
+            } else if (other != 0 && seen == other) {
+                crossBatchConflict = true;
+                return;
             } else if (StateObject.GENERATION.compareAndSet(object, seen, -current)) {
-                capture(object, current, seen);
+                capture(object, current, seen, target);
                 return;
             }
         }
     }
 
-    private void capture(StateObject object, long current, long previous) {
+    private void capture(StateObject object, long current, long previous, BatchLog target) {
         boolean saved = false;
         try {
             TypeHandler handler = types.handlerFor(object);
-            log.preImages.add(new BatchLog.PreImage(object, handler, handler.capture(object)));
+            target.preImages.add(new BatchLog.PreImage(object, handler, handler.capture(object)));
             saved = true;
         } finally {
             object.generation = saved ? current : previous;
         }
     }
 
+    /**
+     * Runs {@code body} with the writes of the calling thread attributed to batch {@code seq}: the
+     * execution stage's executor threads run each request this way while batches overlap. Outside it a
+     * thread writes to the batch in progress.
+     */
+    public static void runAsBatch(long seq, Runnable body) {
+        long[] slot = THREAD_BATCH.get();
+        long previous = slot[0];
+        slot[0] = seq;
+        try {
+            body.run();
+        } finally {
+            slot[0] = previous;
+        }
+    }
+
+    /** The batch a write by the calling thread belongs to (for the collections' write epochs). */
+    long writeSeq() {
+        long batch = THREAD_BATCH.get()[0];
+        return batch != 0 ? batch : open.sealed() + 1;
+    }
+
+    @Override
+    public boolean canOverlap(long seq) {
+        // A collecting seal marks the whole graph, and the debug mode's full rehash reads every object:
+        // both need every writer stopped.
+        return !config.debug() && (config.gcInterval() <= 0 || seq % config.gcInterval() != 0);
+    }
+
+    @Override
+    public void openNext(long seq) {
+        if (seq != sealed + 2) {
+            throw new StateException("batch " + seq + " cannot open next: the batch in progress is " + (sealed + 1));
+        }
+        if (nextLog != null) {
+            throw new StateException("batch " + seq + " is already open");
+        }
+        if (!canOverlap(sealed + 1)) {
+            throw new StateException("batch " + (sealed + 1) + " cannot overlap the next: its seal collects garbage"
+                    + " or the debug mode rehashes everything");
+        }
+        nextLog = new BatchLog();
+        nextGeneration = ++lastGeneration;
+        publish();
+    }
+
+    @Override
+    public void discardNext() {
+        if (nextLog == null) {
+            return;
+        }
+        nextLog.undo(this);
+        nextLog = null;
+        nextGeneration = 0;
+        crossBatchConflict = false;
+        publish();
+    }
+
+    @Override
+    public boolean takeCrossBatchConflict() {
+        boolean conflict = crossBatchConflict;
+        crossBatchConflict = false;
+        return conflict;
+    }
+
+    private void publish() {
+        open = new Open(sealed, generation, log, nextGeneration, nextLog);
+    }
+
     /** Sets (or, with {@code null}, removes) a named root. Objects reachable from roots are the state. */
     public synchronized void setRoot(String name, StateObject object) {
         Objects.requireNonNull(name, "root name");
+        Open now = open;
+        if (now.nextLog() != null && THREAD_BATCH.get()[0] == now.sealed() + 2) {
+            // The roots belong to the batch in progress: a change by the next batch cannot be attributed.
+            crossBatchConflict = true;
+        }
         NavigableMap<String, StateObject> next = new TreeMap<>(roots);
         if (object == null) {
             next.remove(name);
@@ -183,6 +295,10 @@ public final class ObjectGraphState implements VersionedState {
             throw new StateException(
                     "cannot roll back to " + seq + ": the versions that can be restored are " + versions.keySet());
         }
+        if (nextLog != null) {
+            throw new StateException(
+                    "cannot roll back to " + seq + " while batch " + (sealed + 2) + " is open next (discard it first)");
+        }
         log.undo(this);
         for (Version version : versions.tailMap(seq, false).descendingMap().values()) {
             version.log().undo(this);
@@ -194,8 +310,10 @@ public final class ObjectGraphState implements VersionedState {
         roots = target.roots();
         rootsChanged = false;
         log = new BatchLog();
-        generation++;
+        generation = ++lastGeneration;
         sealed = seq;
+        crossBatchConflict = false;
+        publish();
     }
 
     @Override
@@ -265,7 +383,7 @@ public final class ObjectGraphState implements VersionedState {
 
     /** How many pre-images the kept versions hold: what rollback could still need (for tests). */
     int keptPreImages() {
-        int count = log.preImages.size();
+        int count = log.preImages.size() + (nextLog == null ? 0 : nextLog.preImages.size());
         for (Version version : versions.values()) {
             count += version.log() == null ? 0 : version.log().preImages.size();
         }
@@ -279,10 +397,13 @@ public final class ObjectGraphState implements VersionedState {
 
     @Override
     public boolean hasUnsealedWrites() {
-        return !log.isEmpty() || rootsChanged;
+        return !log.isEmpty() || rootsChanged || (nextLog != null && !nextLog.isEmpty());
     }
 
     private void requireNoUnsealedWrites(String operation) {
+        if (nextLog != null) {
+            throw new StateException(operation + " needs a sealed state, but batch " + (sealed + 2) + " is open");
+        }
         if (!log.isEmpty() || rootsChanged) {
             throw new StateException(operation + " needs a sealed state, but batch " + (sealed + 1)
                     + " has unsealed writes (seal or roll back first)");
@@ -327,14 +448,24 @@ public final class ObjectGraphState implements VersionedState {
     /** Records {@code seq} as sealed with {@code root}, starting a fresh batch. */
     void commitVersion(long seq, Digest root) {
         versions.put(seq, snapshotVersion(seq, log));
-        log = new BatchLog();
+        if (nextLog != null) {
+            // The next batch, already running, becomes the batch in progress with the writes it has.
+            log = nextLog;
+            generation = nextGeneration;
+            nextLog = null;
+            nextGeneration = 0;
+        } else {
+            log = new BatchLog();
+            generation = ++lastGeneration;
+        }
         rootsChanged = false;
-        generation++;
         sealed = seq;
+        publish();
     }
 
     void startApplyBatch() {
-        generation++;
+        generation = ++lastGeneration;
+        publish();
     }
 
     private Version snapshotVersion(long seq, BatchLog batchLog) {

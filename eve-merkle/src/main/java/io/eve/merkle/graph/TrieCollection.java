@@ -128,7 +128,7 @@ abstract class TrieCollection extends StateObject {
     private long writeEpoch() {
         ObjectGraphState state = owner;
         if (state != null) {
-            return state.sealedSeq() + 1;
+            return state.writeSeq();
         }
         return Math.max(UNPLACED_EPOCH, trie.writableEpoch());
     }
