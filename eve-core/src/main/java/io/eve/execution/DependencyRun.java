@@ -6,10 +6,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 
 /**
@@ -23,6 +25,9 @@ import java.util.function.IntConsumer;
  * <p>Requests in the same parallel batch get no order, as with barriers: the mixer put them together, so
  * a mixer that misses a conflict (the false-negative experiments) races them exactly as before.
  *
+ * <p>A run can also start before the previous batch is sealed (batch overlap): the requests that conflict
+ * with anything of the previous batch are held behind a gate that the stage opens after that seal.
+ *
  * <p>One use per batch, from the stage thread; the request body runs on the executor.
  */
 final class DependencyRun {
@@ -30,6 +35,19 @@ final class DependencyRun {
     private final int[] waitingFor;
     private final List<List<Integer>> successors;
     private final AtomicInteger[] remaining;
+    private final boolean[] gated;
+    private final List<ConflictKeys> keys;
+
+    private CountDownLatch done;
+    private final AtomicInteger unfinished = new AtomicInteger();
+    private AtomicReference<Throwable> failure;
+    private Executor executor;
+    private IntConsumer body;
+    private volatile boolean cancelled;
+    private volatile Thread waiter;
+    private boolean gateOpen = true;
+    private Runnable onDraining = () -> {};
+    private int drainingAt = -1;
 
     /**
      * @param partition the mixer's parallel batches, in order
@@ -37,6 +55,8 @@ final class DependencyRun {
      */
     DependencyRun(List<ParallelBatch> partition, List<ConflictKeys> keys) {
         int size = keys.size();
+        this.keys = keys;
+        this.gated = new boolean[size];
         this.order = new int[size];
         this.waitingFor = new int[size];
         this.successors = new ArrayList<>(size);
@@ -118,16 +138,103 @@ final class DependencyRun {
      * returns when all have. The first exception a body throws is rethrown once all runnable work ended.
      */
     void run(Executor executor, IntConsumer body) {
-        CountDownLatch done = new CountDownLatch(order.length);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
+        start(executor, body);
+        await();
+    }
+
+    /**
+     * Holds back, until {@link #openGate}, every request that conflicts with a key of {@code previous}
+     * (written there and read or written here, or read there and written here). Before {@link #start}.
+     *
+     * @return how many requests are held
+     */
+    int holdConflictsWith(Set<Object> previousWrites, Set<Object> previousReads) {
+        int held = 0;
+        for (int request = 0; request < gated.length; request++) {
+            ConflictKeys declared = keys.get(request);
+            boolean conflict = false;
+            for (Object key : declared.writes()) {
+                conflict |= previousWrites.contains(key) || previousReads.contains(key);
+            }
+            for (Object key : declared.reads()) {
+                conflict |= previousWrites.contains(key);
+            }
+            if (conflict) {
+                gated[request] = true;
+                waitingFor[request]++;
+                held++;
+            }
+        }
+        gateOpen = held == 0;
+        return held;
+    }
+
+    /** Calls {@code listener} once, on an executor thread, when at most {@code requests} remain unfinished. */
+    void onDraining(int requests, Runnable listener) {
+        this.drainingAt = requests;
+        this.onDraining = listener;
+    }
+
+    /** Starts the requests that wait for nothing, and returns. */
+    void start(Executor executor, IntConsumer body) {
+        this.executor = executor;
+        this.body = body;
+        this.done = new CountDownLatch(order.length);
+        this.unfinished.set(order.length);
+        this.failure = new AtomicReference<>();
         for (int i = 0; i < remaining.length; i++) {
             remaining[i] = new AtomicInteger(waitingFor[i]);
         }
+        if (order.length <= drainingAt) {
+            onDraining.run();
+        }
         for (int request : order) {
             if (waitingFor[request] == 0) {
-                submit(executor, body, request, done, failure);
+                submit(request);
             }
         }
+    }
+
+    /** Lets the held requests start (each once its other predecessors finished). Once, from the stage thread. */
+    void openGate() {
+        if (gateOpen) {
+            return;
+        }
+        gateOpen = true;
+        for (int request : order) {
+            if (gated[request] && remaining[request].decrementAndGet() == 0) {
+                submit(request);
+            }
+        }
+    }
+
+    /** Whether every request finished (or, cancelled, was skipped). */
+    boolean isDone() {
+        return done.getCount() == 0;
+    }
+
+    /**
+     * Parks the calling thread until the run is done or {@link #wake} is called (or spuriously): the stage
+     * thread waits this way so that it can also take the next batch while this one ends.
+     */
+    void park() {
+        waiter = Thread.currentThread();
+        if (!isDone()) {
+            LockSupport.park(this);
+        }
+        waiter = null;
+    }
+
+    /** Wakes the thread parked in {@link #park}, if any. */
+    void wake() {
+        Thread parked = waiter;
+        if (parked != null) {
+            LockSupport.unpark(parked);
+        }
+    }
+
+    /** Waits until every request finished; rethrows the first exception a body threw. */
+    void await() {
         try {
             done.await();
         } catch (InterruptedException e) {
@@ -140,11 +247,25 @@ final class DependencyRun {
         }
     }
 
-    private void submit(
-            Executor executor, IntConsumer body, int request, CountDownLatch done, AtomicReference<Throwable> failure) {
+    /**
+     * Stops the run: requests not yet started are skipped, and the call returns once those already running
+     * finished. From the stage thread.
+     */
+    void cancel() {
+        cancelled = true;
+        openGate();
+        try {
+            done.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while cancelling a batch", e);
+        }
+    }
+
+    private void submit(int request) {
         executor.execute(() -> {
             try {
-                if (failure.get() == null) {
+                if (failure.get() == null && !cancelled) {
                     body.accept(request);
                 }
             } catch (RuntimeException | Error e) {
@@ -153,10 +274,17 @@ final class DependencyRun {
             } finally {
                 for (int successor : successors.get(request)) {
                     if (remaining[successor].decrementAndGet() == 0) {
-                        submit(executor, body, successor, done, failure);
+                        submit(successor);
                     }
                 }
+                int left = unfinished.decrementAndGet();
                 done.countDown();
+                if (left == drainingAt) {
+                    onDraining.run();
+                }
+                if (done.getCount() == 0) {
+                    wake();
+                }
             }
         });
     }

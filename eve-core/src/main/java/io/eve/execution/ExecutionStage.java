@@ -9,6 +9,7 @@ import io.eve.merkle.ApplyResult;
 import io.eve.merkle.Digest;
 import io.eve.merkle.StateDelta;
 import io.eve.merkle.codec.HashSink;
+import io.eve.merkle.graph.ObjectGraphState;
 import io.eve.mixer.BatchKeys;
 import io.eve.mixer.ConflictKeys;
 import io.eve.mixer.Mixer;
@@ -16,12 +17,17 @@ import io.eve.mixer.ParallelBatch;
 import io.eve.mixer.SequentialMixer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 /**
  * The execution stage of one replica (DESIGN.md section 6): mixes a batch into parallel batches, runs
@@ -31,6 +37,13 @@ import java.util.concurrent.Future;
  *
  * <p>Called by one thread (the replica's stage thread, or the simulator); the executor runs the requests.
  * Batches may be executed ahead of verification (pipelining); a rollback discards every later one.
+ *
+ * <p>With {@link #overlap} on and a state that supports it, consecutive batches overlap (docs/state.md,
+ * "Overlapping batches"): while batch n ends, the stage takes batch n + 1 from {@link #offer} and starts
+ * its requests that conflict with nothing of batch n, each writing as batch n + 1; the others wait for
+ * n's seal. A write the conflict keys did not announce, to an object of the other batch, makes the stage
+ * roll both back and run n again alone. Any other operation first cancels a batch started early (its
+ * writes are undone; it runs again when it is executed).
  */
 public final class ExecutionStage {
     /** The conflict key every request of a client writes, so one client's requests keep their order. */
@@ -47,6 +60,43 @@ public final class ExecutionStage {
     private final NavigableMap<Long, List<PendingRead>> pendingReads = new TreeMap<>();
 
     private int pendingReadCount;
+
+    private int overlapThreads;
+    private LongConsumer onDraining = seq -> {};
+    private final Object offerLock = new Object();
+    private Offer offered;
+    private volatile DependencyRun waitingOn;
+    /** The batch after the last executed one, started early, or {@code null}. */
+    private Started started;
+    /** Batches left to run without overlap after a cross-batch conflict. */
+    private int overlapBackoff;
+
+    private final AtomicLong overlappedRequests = new AtomicLong();
+    private final AtomicLong overlapConflicts = new AtomicLong();
+    private final AtomicLong overlapCancels = new AtomicLong();
+
+    private record Offer(Batch batch, boolean sequential) {}
+
+    /** A batch run: its partition and, when it runs on the executor without barriers, its run. */
+    private static final class Run {
+        final Batch batch;
+        final List<ConflictKeys> keys;
+        final List<ParallelBatch> partition;
+        final Reply[] replies;
+        final boolean[] executed;
+        final ConcurrentHashMap<Long, Reply> latest = new ConcurrentHashMap<>();
+        DependencyRun dependencies;
+
+        Run(Batch batch, List<ConflictKeys> keys, List<ParallelBatch> partition) {
+            this.batch = batch;
+            this.keys = keys;
+            this.partition = partition;
+            this.replies = new Reply[batch.size()];
+            this.executed = new boolean[batch.size()];
+        }
+    }
+
+    private record Started(Run run, boolean sequential) {}
 
     /**
      * @param executor runs the requests of a parallel batch; a direct executor gives sequential,
@@ -90,19 +140,57 @@ public final class ExecutionStage {
         if (batch.seq() != state.sealedSeq() + 1) {
             throw new IllegalStateException("batch " + batch.seq() + " cannot run on version " + state.sealedSeq());
         }
-        List<ConflictKeys> keys = new ArrayList<>(batch.size());
-        List<ParallelBatch> partition = partition(batch, sequential, keys);
-        Reply[] replies = new Reply[batch.size()];
-        if (sequential || partition.size() == 1 || partition.size() == batch.size()) {
-            for (ParallelBatch parallel : partition) {
-                runParallelBatch(batch, parallel, replies);
+        Run run;
+        if (started != null
+                && !sequential
+                && !started.sequential()
+                && started.run().batch.equals(batch)) {
+            run = started.run();
+            started = null;
+        } else {
+            cancelStarted();
+            run = plan(batch, sequential);
+            if (run.dependencies != null) {
+                run.dependencies.onDraining(overlapThreads, () -> onDraining.accept(batch.seq()));
+                run.dependencies.start(executor, index -> runRequest(run, index));
+            }
+        }
+        if (run.dependencies == null) {
+            for (ParallelBatch parallel : run.partition) {
+                runParallelBatch(run, parallel);
             }
         } else {
-            // No barrier between parallel batches: each request waits only for the earlier ones it conflicts with.
-            new DependencyRun(partition, keys).run(executor, index -> replies[index] = runRequest(batch, index));
+            awaitTakingOffers(run);
+        }
+        // Replies enter the cache in batch order, on this thread, so no request of a batch started early
+        // ever writes it (it only reads its own clients' entries, which this batch does not write).
+        ReplyCache cache = state.replies();
+        for (int i = 0; i < run.replies.length; i++) {
+            if (run.executed[i]) {
+                cache.record(run.replies[i]);
+            }
         }
         Digest root = state.seal(batch.seq());
-        List<Reply> inOrder = List.of(replies);
+        if (state.takeCrossBatchConflict()) {
+            // A request wrote an object of the other open batch: neither version is sound. Undo both and run
+            // this batch again alone; the next one runs when it is executed.
+            overlapConflicts.incrementAndGet();
+            overlapBackoff = OVERLAP_BACKOFF_BATCHES;
+            Started early = started;
+            started = null;
+            if (early != null) {
+                early.run().dependencies.cancel();
+            }
+            state.rollbackTo(batch.seq() - 1);
+            return execute(batch, sequential);
+        }
+        if (started != null) {
+            started.run().dependencies.openGate();
+        }
+        if (overlapBackoff > 0) {
+            overlapBackoff--;
+        }
+        List<Reply> inOrder = List.of(run.replies);
         Token token = Token.of(
                 batch.seq(),
                 root,
@@ -110,7 +198,128 @@ public final class ExecutionStage {
                 tokens.get(batch.seq() - 1).digest());
         tokens.put(batch.seq(), token);
         clocks.put(batch.seq(), new long[] {batch.timestampMillis(), batch.seed()});
-        return new Executed(batch, token, inOrder, partition.size(), sequential);
+        return new Executed(batch, token, inOrder, run.partition.size(), sequential);
+    }
+
+    /** After a conflict between overlapping batches, how many batches run without overlap. */
+    static final int OVERLAP_BACKOFF_BATCHES = 16;
+
+    /**
+     * Turns batch overlap on: {@code threads} is the executor's size, and {@code onDraining} hears, on an
+     * executor thread, the number of a batch that has no more unfinished requests than threads (so the
+     * executor is about to have idle threads: a good moment to hand the stage the next batch).
+     */
+    public void overlap(int threads, LongConsumer onDraining) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+        }
+        this.overlapThreads = threads;
+        this.onDraining = java.util.Objects.requireNonNull(onDraining, "onDraining");
+    }
+
+    /**
+     * Announces the batch that will be executed after the one running, from any thread. With overlap on,
+     * the stage may start its requests early; {@link #execute} must still be called for it.
+     */
+    public void offer(Batch batch, boolean sequential) {
+        if (overlapThreads == 0) {
+            return;
+        }
+        synchronized (offerLock) {
+            offered = new Offer(batch, sequential);
+        }
+        DependencyRun current = waitingOn;
+        if (current != null) {
+            current.wake();
+        }
+    }
+
+    /** Requests started before the previous batch was sealed, since the stage was built. */
+    public long overlappedRequests() {
+        return overlappedRequests.get();
+    }
+
+    /** Cross-batch conflicts that made the stage run a batch again alone. */
+    public long overlapConflicts() {
+        return overlapConflicts.get();
+    }
+
+    /** Batches started early and then cancelled (by a rollback, a transfer, a read between batches). */
+    public long overlapCancels() {
+        return overlapCancels.get();
+    }
+
+    private Run plan(Batch batch, boolean sequential) {
+        List<ConflictKeys> keys = new ArrayList<>(batch.size());
+        List<ParallelBatch> partition = partition(batch, sequential, keys);
+        Run run = new Run(batch, keys, partition);
+        if (!sequential && batch.size() > 1 && partition.size() < batch.size()) {
+            // No barrier between parallel batches: each request waits only for the earlier ones it conflicts with.
+            run.dependencies = new DependencyRun(partition, keys);
+        }
+        return run;
+    }
+
+    /** Waits for {@code run}, and meanwhile starts the offered next batch when it can overlap. */
+    private void awaitTakingOffers(Run run) {
+        waitingOn = run.dependencies;
+        try {
+            while (!run.dependencies.isDone()) {
+                Offer offer;
+                synchronized (offerLock) {
+                    offer = offered;
+                    offered = null;
+                }
+                if (offer != null) {
+                    startEarly(run, offer);
+                }
+                run.dependencies.park();
+            }
+        } finally {
+            waitingOn = null;
+        }
+        run.dependencies.await();
+    }
+
+    private void startEarly(Run current, Offer offer) {
+        long seq = current.batch.seq();
+        if (started != null
+                || offer.sequential()
+                || offer.batch().seq() != seq + 1
+                || overlapBackoff > 0
+                || !state.canOverlap(seq)) {
+            return;
+        }
+        Run next = plan(offer.batch(), false);
+        if (next.dependencies == null) {
+            return;
+        }
+        Set<Object> writes = new HashSet<>();
+        Set<Object> reads = new HashSet<>();
+        for (ConflictKeys keys : current.keys) {
+            writes.addAll(keys.writes());
+            reads.addAll(keys.reads());
+        }
+        int held = next.dependencies.holdConflictsWith(writes, reads);
+        overlappedRequests.addAndGet(next.batch.size() - held);
+        state.openNext(seq + 1);
+        long nextSeq = seq + 1;
+        next.dependencies.onDraining(overlapThreads, () -> onDraining.accept(nextSeq));
+        next.dependencies.start(executor, index -> ObjectGraphState.runAsBatch(nextSeq, () -> runRequest(next, index)));
+        started = new Started(next, false);
+    }
+
+    /** Stops and undoes a batch started early, before anything else touches the state. */
+    private void cancelStarted() {
+        Started early = started;
+        if (early == null) {
+            return;
+        }
+        started = null;
+        overlapCancels.incrementAndGet();
+        early.run().dependencies.cancel();
+        // The early batch is the one in progress now (the one before it is sealed): undo its writes.
+        state.rollbackTo(state.sealedSeq());
     }
 
     private List<ParallelBatch> partition(Batch batch, boolean sequential, List<ConflictKeys> keys) {
@@ -137,24 +346,21 @@ public final class ExecutionStage {
         }
     }
 
-    private void runParallelBatch(Batch batch, ParallelBatch parallel, Reply[] replies) {
+    private void runParallelBatch(Run run, ParallelBatch parallel) {
         if (parallel.size() == 1) {
-            int index = parallel.requests().get(0);
-            replies[index] = runRequest(batch, index);
+            runRequest(run, parallel.requests().get(0));
             return;
         }
-        List<Future<Reply>> running = new ArrayList<>(parallel.size());
+        List<Future<?>> running = new ArrayList<>(parallel.size());
         for (int index : parallel.requests()) {
-            running.add(executor.submit(() -> runRequest(batch, index)));
+            running.add(executor.submit(() -> runRequest(run, index)));
         }
-        for (int i = 0; i < running.size(); i++) {
-            replies[parallel.requests().get(i)] = await(running.get(i));
-        }
+        running.forEach(ExecutionStage::await);
     }
 
-    private static Reply await(Future<Reply> future) {
+    private static void await(Future<?> future) {
         try {
-            return future.get();
+            future.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while a parallel batch was running", e);
@@ -163,13 +369,18 @@ public final class ExecutionStage {
         }
     }
 
-    /** Runs one request, or answers it from the reply cache; an application exception is an error reply. */
-    private Reply runRequest(Batch batch, int index) {
+    /**
+     * Runs one request, or answers it from the reply cache; an application exception is an error reply.
+     * The reply is recorded in the cache when the batch is sealed.
+     */
+    private void runRequest(Run run, int index) {
+        Batch batch = run.batch;
         Request request = batch.requests().get(index);
-        ReplyCache cache = state.replies();
-        Reply cached = cache.lookup(request.clientId(), request.requestSeq());
+        Reply cached =
+                state.replies().lookup(request.clientId(), request.requestSeq(), run.latest.get(request.clientId()));
         if (cached != null) {
-            return cached;
+            run.replies[index] = cached;
+            return;
         }
         ExecutionContext context = new ExecutionContext(
                 batch.seq(), index, batch.timestampMillis(), batch.seed(), request.clientId(), request.requestSeq());
@@ -179,8 +390,9 @@ public final class ExecutionStage {
         } catch (Exception | StackOverflowError e) {
             reply = Reply.failure(request, e);
         }
-        cache.record(reply);
-        return reply;
+        run.replies[index] = reply;
+        run.executed[index] = true;
+        run.latest.put(request.clientId(), reply);
     }
 
     static Digest replyDigest(List<Reply> replies) {
@@ -228,6 +440,7 @@ public final class ExecutionStage {
      * read-only requests that read a discarded version are told to reissue.
      */
     public void rollbackTo(long seq) {
+        cancelStarted();
         state.rollbackTo(seq);
         tokens.tailMap(seq, false).clear();
         clocks.tailMap(seq, false).clear();
@@ -253,6 +466,7 @@ public final class ExecutionStage {
      * {@code maxPending} reads wait for a commit; more are told to reissue.
      */
     public void read(Request request, int maxPending, ReadAnswer answer) {
+        cancelStarted();
         long seq = state.sealedSeq();
         long[] clock = clocks.getOrDefault(seq, new long[] {0, 0});
         ExecutionContext context =
@@ -301,6 +515,7 @@ public final class ExecutionStage {
 
     /** The changes since {@code seq}, for a replica at that version. */
     public StateDelta deltaSince(long seq) {
+        cancelStarted();
         return state.deltaSince(seq);
     }
 
@@ -309,6 +524,7 @@ public final class ExecutionStage {
      * {@code token} as the token of the new version if the state matches it.
      */
     public ApplyResult apply(StateDelta delta, Token token) {
+        cancelStarted();
         long base = delta.baseSeq();
         if (base < state.stableSeq() || base > state.sealedSeq()) {
             return ApplyResult.rejected(

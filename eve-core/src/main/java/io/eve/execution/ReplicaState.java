@@ -65,6 +65,27 @@ public final class ReplicaState implements VersionedState {
         return application.hasUnsealedWrites() || framework.hasUnsealedWrites();
     }
 
+    /** Only the application's state overlaps: the reply cache is written at seal, by the stage thread. */
+    @Override
+    public boolean canOverlap(long seq) {
+        return application.canOverlap(seq);
+    }
+
+    @Override
+    public void openNext(long seq) {
+        application.openNext(seq);
+    }
+
+    @Override
+    public void discardNext() {
+        application.discardNext();
+    }
+
+    @Override
+    public boolean takeCrossBatchConflict() {
+        return application.takeCrossBatchConflict();
+    }
+
     @Override
     public long sealedSeq() {
         return framework.sealedSeq();

@@ -36,7 +36,20 @@ final class ReplyCache {
      * for a new request.
      */
     Reply lookup(long clientId, long requestSeq) {
-        byte[] cached = byClient.get(clientId);
+        return decode(clientId, requestSeq, byClient.get(clientId));
+    }
+
+    /**
+     * As {@link #lookup(long, long)}, but the client's latest reply of the batch in progress, if any, comes
+     * first: the stage records a batch's replies only when it seals the batch (so that the requests of the
+     * next batch, which may already run, never write the cache), and a retry in the same batch must still
+     * find the reply.
+     */
+    Reply lookup(long clientId, long requestSeq, Reply inBatch) {
+        return decode(clientId, requestSeq, inBatch == null ? byClient.get(clientId) : encode(inBatch));
+    }
+
+    private static Reply decode(long clientId, long requestSeq, byte[] cached) {
         if (cached == null) {
             return null;
         }
@@ -65,8 +78,12 @@ final class ReplyCache {
     }
 
     void record(Reply reply) {
+        byClient.put(reply.clientId(), encode(reply));
+    }
+
+    private static byte[] encode(Reply reply) {
         ByteBuffer buffer = ByteBuffer.allocate(9 + reply.payload().length);
         buffer.putLong(reply.requestSeq()).put((byte) (reply.error() ? 1 : 0)).put(reply.payload());
-        byClient.put(reply.clientId(), buffer.array());
+        return buffer.array();
     }
 }

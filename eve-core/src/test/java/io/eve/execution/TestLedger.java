@@ -23,6 +23,8 @@ final class TestLedger implements Application {
     final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
     final java.util.concurrent.atomic.AtomicInteger mostAtOnce = new java.util.concurrent.atomic.AtomicInteger();
     volatile long workMillis;
+    /** Extra sleep of a "put" whose value is "slow". */
+    volatile long slowMillis;
 
     TestLedger() {
         state.setRoot("entries", entries);
@@ -55,6 +57,9 @@ final class TestLedger implements Application {
             String[] parts = new String(payload, StandardCharsets.UTF_8).split(":");
             switch (parts[0]) {
                 case "put" -> {
+                    if (parts[2].equals("slow")) {
+                        Thread.sleep(slowMillis);
+                    }
                     String previous = entries.put(parts[1], parts[2]);
                     return text(previous == null ? "" : previous);
                 }
