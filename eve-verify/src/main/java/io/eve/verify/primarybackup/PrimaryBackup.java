@@ -116,6 +116,8 @@ public final class PrimaryBackup {
         boolean solo;
         Executed mine;
         Token peerToken;
+        /** The stage runs this batch's last requests (a hint: it may take the next batch now). */
+        boolean draining;
 
         Slot(Batch batch, boolean sequential, boolean solo) {
             this.batch = batch;
@@ -272,6 +274,22 @@ public final class PrimaryBackup {
         }
     }
 
+    /**
+     * The execution stage runs the last requests of batch {@code seq} and overlaps batches: it can take
+     * the next batch now, so the primary closes what it holds instead of waiting for the stage to idle.
+     * Only a hint for batching.
+     */
+    public void onStageDraining(long seq, long wallMillis) {
+        Slot slot = slots.get(seq);
+        if (slot == null || slot.mine != null || slot.draining) {
+            return;
+        }
+        slot.draining = true;
+        if (isPrimary() && waiting.isEmpty() && stageIdle()) {
+            batcher.onIdle(wallMillis).ifPresent(this::dispatch);
+        }
+    }
+
     /** The execution stage applied (or refused) a state transfer. */
     public void onApplied(StateTransfer transfer, boolean applied, String reason) {
         applying = false;
@@ -371,7 +389,7 @@ public final class PrimaryBackup {
             return false;
         }
         for (Slot slot : slots.values()) {
-            if (slot.mine == null) {
+            if (slot.mine == null && !slot.draining) {
                 return false;
             }
         }

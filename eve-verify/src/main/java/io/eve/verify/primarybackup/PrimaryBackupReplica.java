@@ -99,6 +99,13 @@ public final class PrimaryBackupReplica implements AutoCloseable {
         this.inlineBatchLimit = builder.inlineBatchLimit;
         SecureRandom seeds = new SecureRandom();
         this.machine = new PrimaryBackup(config, new Bindings(), builder.joining, seeds::nextLong);
+        if (builder.overlapBatches) {
+            stage.overlap(builder.executorThreads, seq -> {
+                if (!failed && !closing) {
+                    protocol.post(() -> machine.onStageDraining(seq, now()));
+                }
+            });
+        }
     }
 
     public static Builder builder() {
@@ -113,6 +120,7 @@ public final class PrimaryBackupReplica implements AutoCloseable {
         private Mixer mixer;
         private int executorThreads = Runtime.getRuntime().availableProcessors();
         private int inlineBatchLimit = 1;
+        private boolean overlapBatches;
         private boolean joining;
         private Consumer<Throwable> onFailure = failure -> {};
         private LongSupplier nanoClock = System::nanoTime;
@@ -156,6 +164,18 @@ public final class PrimaryBackupReplica implements AutoCloseable {
          * (a blocking request would hold the event loop). 0 sends every batch there. The default, 1,
          * suits requests that take microseconds; raise it for cheap requests under light load.
          */
+        /**
+         * Whether consecutive batches overlap in the execution stage (default off; docs/state.md,
+         * "Overlapping batches"): the next batch's requests that conflict with nothing of the batch in
+         * progress start while it ends, and the primary closes a batch when the stage runs its last
+         * requests rather than when it is idle. Needs an application state that supports it
+         * ({@code ObjectGraphState}); others run as without it.
+         */
+        public Builder overlapBatches(boolean overlap) {
+            this.overlapBatches = overlap;
+            return this;
+        }
+
         public Builder inlineBatchLimit(int requests) {
             if (requests < 0) {
                 throw new IllegalArgumentException("inlineBatchLimit must not be negative, got " + requests);
@@ -376,6 +396,8 @@ public final class PrimaryBackupReplica implements AutoCloseable {
             if (inline) {
                 onStage(run);
             } else {
+                // The stage may be ending the batch before: it can start this one's free requests now.
+                stage.offer(batch, sequential);
                 onStageThread(run);
             }
         }

@@ -20,6 +20,7 @@ final class Cluster implements AutoCloseable {
     final CounterApp[] apps = new CounterApp[2];
     final PausableClock[] clocks = {new PausableClock(), new PausableClock()};
     private final io.eve.mixer.Mixer mixer;
+    private final boolean overlap;
     final List<Throwable> failures = new CopyOnWriteArrayList<>();
     private final List<EveClient> clients = new ArrayList<>();
 
@@ -28,7 +29,13 @@ final class Cluster implements AutoCloseable {
     }
 
     Cluster(io.eve.mixer.Mixer mixer) {
+        this(mixer, false);
+    }
+
+    /** @param overlap whether the replicas overlap consecutive batches in their stages */
+    Cluster(io.eve.mixer.Mixer mixer, boolean overlap) {
         this.mixer = mixer;
+        this.overlap = overlap;
         for (int node = 0; node < 2; node++) {
             start(node, false);
         }
@@ -48,6 +55,7 @@ final class Cluster implements AutoCloseable {
                 .application(apps[node])
                 .mixer(mixer)
                 .executorThreads(4)
+                .overlapBatches(overlap)
                 .joining(joining)
                 .onFailure(failures::add)
                 .nanoClock(clocks[node])

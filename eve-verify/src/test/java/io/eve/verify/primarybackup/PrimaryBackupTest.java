@@ -152,6 +152,35 @@ class PrimaryBackupTest {
     }
 
     @Test
+    void shouldCloseTheNextBatchWhenAnOverlappingStageRunsTheLastRequestsOfTheOneInProgress() {
+        PrimaryBackupConfig config = PrimaryBackupConfig.of(PRIMARY, BACKUP, PRIMARY)
+                .withTimeouts(10 * MS, 100 * MS)
+                .withBatching(4, 8, 1 * MS);
+        PrimaryBackup primary = new PrimaryBackup(config, actions, false, seeds::incrementAndGet);
+        primary.start(0);
+        primary.onMessage(BACKUP, new Message.Heartbeat(0, 0), 0, 0);
+        primary.onMessage(CLIENT, request(1), 1 * MS, 1);
+        for (long seq = 2; seq <= 4; seq++) {
+            primary.onMessage(CLIENT, request(seq), seq * MS, seq);
+        }
+        assertThat(actions.executed).as("batch 1 is running: keep filling").hasSize(1);
+        primary.onStageDraining(2, 5);
+        assertThat(actions.executed)
+                .as("a hint about a batch that is not running changes nothing")
+                .hasSize(1);
+        primary.onStageDraining(1, 5);
+        assertThat(actions.executed)
+                .as("the stage runs batch 1's last requests: it can take the next batch now")
+                .hasSize(2);
+        primary.onMessage(CLIENT, request(5), 6 * MS, 6);
+        assertThat(actions.executed)
+                .as("batch 2 is dispatched and not draining: the stage is busy again")
+                .hasSize(2);
+        primary.onExecuted(0, 0, executed(actions.executed.get(0), 1), 7);
+        assertThat(actions.executed).hasSize(2);
+    }
+
+    @Test
     void shouldRollBackAndReexecuteSequentiallyWhenTokensDiffer() {
         PrimaryBackup primary = machine(PRIMARY);
         primary.onMessage(CLIENT, request(1), 1 * MS, 1);

@@ -23,6 +23,7 @@ final class Modes {
                 new UnreplicatedMode(false),
                 PrimaryBackupMode.sequentialReplication(),
                 PrimaryBackupMode.eve(),
+                PrimaryBackupMode.eveWithOverlap(),
                 PrimaryBackupMode.eveOverNetty(),
                 QuorumMode.crash(),
                 QuorumMode.crashWithoutExtraProtection(),

@@ -26,24 +26,31 @@ final class PrimaryBackupMode implements Mode {
     private final String label;
     private final boolean parallel;
     private final boolean netty;
+    private final boolean overlap;
 
-    private PrimaryBackupMode(String id, String label, boolean parallel, boolean netty) {
+    private PrimaryBackupMode(String id, String label, boolean parallel, boolean netty, boolean overlap) {
         this.id = id;
         this.label = label;
         this.parallel = parallel;
         this.netty = netty;
+        this.overlap = overlap;
     }
 
     static PrimaryBackupMode sequentialReplication() {
-        return new PrimaryBackupMode("sequential-replication", "sequential replication", false, false);
+        return new PrimaryBackupMode("sequential-replication", "sequential replication", false, false, false);
     }
 
     static PrimaryBackupMode eve() {
-        return new PrimaryBackupMode("eve-pb", "Eve primary-backup", true, false);
+        return new PrimaryBackupMode("eve-pb", "Eve primary-backup", true, false, false);
+    }
+
+    /** Eve primary-backup with consecutive batches overlapping in the execution stage. */
+    static PrimaryBackupMode eveWithOverlap() {
+        return new PrimaryBackupMode("eve-pb-overlap", "Eve primary-backup, batches overlapped", true, false, true);
     }
 
     static PrimaryBackupMode eveOverNetty() {
-        return new PrimaryBackupMode("eve-pb-netty", "Eve primary-backup (Netty)", true, true);
+        return new PrimaryBackupMode("eve-pb-netty", "Eve primary-backup (Netty)", true, true, false);
     }
 
     @Override
@@ -88,6 +95,7 @@ final class PrimaryBackupMode implements Mode {
                         .application(workload.newStore())
                         .mixer(parallel ? mixerFor(workload) : new SequentialMixer())
                         .executorThreads(parallel ? workload.threads() : 1)
+                        .overlapBatches(overlap)
                         .build();
                 replica.start();
                 pair.replicas.add(replica);
@@ -128,13 +136,16 @@ final class PrimaryBackupMode implements Mode {
             boolean sameSeq = first.stableSeq() == second.stableSeq();
             boolean rootsEqual = sameSeq && first.stableRoot().equals(second.stableRoot());
             long rollbacks = replicas.get(0).metrics().rollbacks();
+            io.eve.execution.ExecutionStage stage = replicas.get(0).stage();
             String detail = String.format(
-                    "stable seq %d/%d, roots %s, rollbacks %d, %s",
+                    "stable seq %d/%d, roots %s, rollbacks %d, %s, overlapped %d requests, %d cross-batch conflicts",
                     first.stableSeq(),
                     second.stableSeq(),
                     rootsEqual ? "equal" : "DIFFERENT",
                     rollbacks,
-                    replicas.get(0).metrics().status());
+                    replicas.get(0).metrics().status(),
+                    stage.overlappedRequests(),
+                    stage.overlapConflicts());
             return new Check(!failed && rootsEqual, rootsEqual, rollbacks, detail);
         }
 
