@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,7 +68,7 @@ public final class ExecutionStage {
     private Offer offered;
     private volatile DependencyRun waitingOn;
     /** The batch after the last executed one, started early, or {@code null}. */
-    private Started started;
+    private Run started;
     /** Batches left to run without overlap after a cross-batch conflict. */
     private int overlapBackoff;
 
@@ -95,8 +96,6 @@ public final class ExecutionStage {
             this.executed = new boolean[batch.size()];
         }
     }
-
-    private record Started(Run run, boolean sequential) {}
 
     /**
      * @param executor runs the requests of a parallel batch; a direct executor gives sequential,
@@ -141,11 +140,8 @@ public final class ExecutionStage {
             throw new IllegalStateException("batch " + batch.seq() + " cannot run on version " + state.sealedSeq());
         }
         Run run;
-        if (started != null
-                && !sequential
-                && !started.sequential()
-                && started.run().batch.equals(batch)) {
-            run = started.run();
+        if (started != null && !sequential && started.batch.equals(batch)) {
+            run = started;
             started = null;
         } else {
             cancelStarted();
@@ -176,16 +172,16 @@ public final class ExecutionStage {
             // this batch again alone; the next one runs when it is executed.
             overlapConflicts.incrementAndGet();
             overlapBackoff = OVERLAP_BACKOFF_BATCHES;
-            Started early = started;
+            Run early = started;
             started = null;
             if (early != null) {
-                early.run().dependencies.cancel();
+                early.dependencies.cancel();
             }
             state.rollbackTo(batch.seq() - 1);
             return execute(batch, sequential);
         }
         if (started != null) {
-            started.run().dependencies.openGate();
+            started.dependencies.openGate();
         }
         if (overlapBackoff > 0) {
             overlapBackoff--;
@@ -214,7 +210,7 @@ public final class ExecutionStage {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
         this.overlapThreads = threads;
-        this.onDraining = java.util.Objects.requireNonNull(onDraining, "onDraining");
+        this.onDraining = Objects.requireNonNull(onDraining, "onDraining");
     }
 
     /**
@@ -306,18 +302,18 @@ public final class ExecutionStage {
         long nextSeq = seq + 1;
         next.dependencies.onDraining(overlapThreads, () -> onDraining.accept(nextSeq));
         next.dependencies.start(executor, index -> ObjectGraphState.runAsBatch(nextSeq, () -> runRequest(next, index)));
-        started = new Started(next, false);
+        started = next;
     }
 
     /** Stops and undoes a batch started early, before anything else touches the state. */
     private void cancelStarted() {
-        Started early = started;
+        Run early = started;
         if (early == null) {
             return;
         }
         started = null;
         overlapCancels.incrementAndGet();
-        early.run().dependencies.cancel();
+        early.dependencies.cancel();
         // The early batch is the one in progress now (the one before it is sealed): undo its writes.
         state.rollbackTo(state.sealedSeq());
     }

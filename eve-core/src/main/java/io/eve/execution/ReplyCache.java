@@ -46,7 +46,13 @@ final class ReplyCache {
      * find the reply.
      */
     Reply lookup(long clientId, long requestSeq, Reply inBatch) {
-        return decode(clientId, requestSeq, inBatch == null ? byClient.get(clientId) : encode(inBatch));
+        if (inBatch == null) {
+            return lookup(clientId, requestSeq);
+        }
+        if (inBatch.requestSeq() < requestSeq) {
+            return null;
+        }
+        return inBatch.requestSeq() > requestSeq ? stale(clientId, requestSeq, inBatch.requestSeq()) : inBatch;
     }
 
     private static Reply decode(long clientId, long requestSeq, byte[] cached) {
@@ -59,13 +65,17 @@ final class ReplyCache {
             return null;
         }
         if (cachedSeq > requestSeq) {
-            String text = "stale request " + requestSeq + ": client " + clientId + " already sent request " + cachedSeq;
-            return new Reply(clientId, requestSeq, true, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return stale(clientId, requestSeq, cachedSeq);
         }
         boolean error = buffer.get() != 0;
         byte[] payload = new byte[buffer.remaining()];
         buffer.get(payload);
         return new Reply(clientId, cachedSeq, error, payload);
+    }
+
+    private static Reply stale(long clientId, long requestSeq, long lastSeq) {
+        String text = "stale request " + requestSeq + ": client " + clientId + " already sent request " + lastSeq;
+        return new Reply(clientId, requestSeq, true, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** The cached reply if {@code requestSeq} is the client's last request; {@code null} otherwise. */
@@ -78,12 +88,8 @@ final class ReplyCache {
     }
 
     void record(Reply reply) {
-        byClient.put(reply.clientId(), encode(reply));
-    }
-
-    private static byte[] encode(Reply reply) {
         ByteBuffer buffer = ByteBuffer.allocate(9 + reply.payload().length);
         buffer.putLong(reply.requestSeq()).put((byte) (reply.error() ? 1 : 0)).put(reply.payload());
-        return buffer.array();
+        byClient.put(reply.clientId(), buffer.array());
     }
 }

@@ -122,14 +122,20 @@ class PrimaryBackupTest {
         assertThat(primary.committed()).isEqualTo(1);
     }
 
-    @Test
-    void shouldFillTheNextBatchWhileTheStageIsBusyAndCloseItWhenTheStageGoesIdle() {
+    /** A primary batching up to 8 requests after 1 ms, 4 batches in flight, that has heard its backup. */
+    private PrimaryBackup batchingPrimary() {
         PrimaryBackupConfig config = PrimaryBackupConfig.of(PRIMARY, BACKUP, PRIMARY)
                 .withTimeouts(10 * MS, 100 * MS)
                 .withBatching(4, 8, 1 * MS);
         PrimaryBackup primary = new PrimaryBackup(config, actions, false, seeds::incrementAndGet);
         primary.start(0);
         primary.onMessage(BACKUP, new Message.Heartbeat(0, 0), 0, 0);
+        return primary;
+    }
+
+    @Test
+    void shouldFillTheNextBatchWhileTheStageIsBusyAndCloseItWhenTheStageGoesIdle() {
+        PrimaryBackup primary = batchingPrimary();
         primary.onMessage(CLIENT, request(1), 1 * MS, 1);
         assertThat(actions.executed)
                 .as("an idle stage gets the first request at once")
@@ -153,12 +159,7 @@ class PrimaryBackupTest {
 
     @Test
     void shouldCloseTheNextBatchWhenAnOverlappingStageRunsTheLastRequestsOfTheOneInProgress() {
-        PrimaryBackupConfig config = PrimaryBackupConfig.of(PRIMARY, BACKUP, PRIMARY)
-                .withTimeouts(10 * MS, 100 * MS)
-                .withBatching(4, 8, 1 * MS);
-        PrimaryBackup primary = new PrimaryBackup(config, actions, false, seeds::incrementAndGet);
-        primary.start(0);
-        primary.onMessage(BACKUP, new Message.Heartbeat(0, 0), 0, 0);
+        PrimaryBackup primary = batchingPrimary();
         primary.onMessage(CLIENT, request(1), 1 * MS, 1);
         for (long seq = 2; seq <= 4; seq++) {
             primary.onMessage(CLIENT, request(seq), seq * MS, seq);
