@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.LongAdder;
 final class LoadDriver {
     /** Client ids of the browsers start here (they double as node ids on the local network). */
     static final int FIRST_CLIENT = 1000;
+    /** How long the browsers get to finish their last interaction once the window has closed. */
+    private static final long STOP_TIMEOUT_NANOS = 60_000_000_000L;
 
     private final Scale scale;
     private final Mix mix;
@@ -116,8 +118,14 @@ final class LoadDriver {
         long cpu = processCpuNanos() - cpuBefore;
         Target.PipelineCounters after = target.counters();
         flags.stop = true;
+        long joinDeadline = System.nanoTime() + STOP_TIMEOUT_NANOS;
         for (Thread thread : threads) {
-            thread.join(120_000);
+            thread.join(Math.max(1, (joinDeadline - System.nanoTime()) / 1_000_000));
+            if (thread.isAlive()) {
+                throw new IllegalStateException(
+                        label + ": " + thread.getName() + " is still waiting for an interaction "
+                                + STOP_TIMEOUT_NANOS / 1_000_000_000 + " s after the window closed");
+            }
         }
         if (failure.get() != null) {
             throw new IllegalStateException(label + ": an interaction failed", failure.get());
