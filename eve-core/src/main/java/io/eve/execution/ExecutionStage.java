@@ -69,18 +69,22 @@ public final class ExecutionStage {
     private volatile DependencyRun waitingOn;
     /** The batch after the last executed one, started early, or {@code null}. */
     private Run started;
+    /** The batch after the one in progress, planned while that one ran but not started, or {@code null}. */
+    private Run prepared;
     /** Batches left to run without overlap after a cross-batch conflict. */
     private int overlapBackoff;
 
     private final AtomicLong overlappedRequests = new AtomicLong();
     private final AtomicLong overlapConflicts = new AtomicLong();
     private final AtomicLong overlapCancels = new AtomicLong();
+    private final AtomicLong preparedBatches = new AtomicLong();
 
     private record Offer(Batch batch, boolean sequential) {}
 
     /** A batch run: its partition and, when it runs on the executor without barriers, its run. */
     private static final class Run {
         final Batch batch;
+        final boolean sequential;
         final List<ConflictKeys> keys;
         final List<ParallelBatch> partition;
         final Reply[] replies;
@@ -88,8 +92,9 @@ public final class ExecutionStage {
         final ConcurrentHashMap<Long, Reply> latest = new ConcurrentHashMap<>();
         DependencyRun dependencies;
 
-        Run(Batch batch, List<ConflictKeys> keys, List<ParallelBatch> partition) {
+        Run(Batch batch, boolean sequential, List<ConflictKeys> keys, List<ParallelBatch> partition) {
             this.batch = batch;
+            this.sequential = sequential;
             this.keys = keys;
             this.partition = partition;
             this.replies = new Reply[batch.size()];
@@ -145,7 +150,11 @@ public final class ExecutionStage {
             started = null;
         } else {
             cancelStarted();
-            run = plan(batch, sequential);
+            run = preparedOrPlan(batch, sequential);
+            if (run == prepared) {
+                preparedBatches.incrementAndGet();
+            }
+            prepared = null;
             if (run.dependencies != null) {
                 run.dependencies.onDraining(overlapThreads, () -> onDraining.accept(batch.seq()));
                 run.dependencies.start(executor, index -> runRequest(run, index));
@@ -214,13 +223,12 @@ public final class ExecutionStage {
     }
 
     /**
-     * Announces the batch that will be executed after the one running, from any thread. With overlap on,
-     * the stage may start its requests early; {@link #execute} must still be called for it.
+     * Announces the batch that will be executed after the one running, from any thread. While the running
+     * batch's requests execute, the stage thread plans this one (conflict keys, mix, dependencies), so that
+     * work is off the path between two batches; with overlap on it may also start its requests early.
+     * {@link #execute} must still be called for it, and runs it as planned only if it is the same batch.
      */
     public void offer(Batch batch, boolean sequential) {
-        if (overlapThreads == 0) {
-            return;
-        }
         synchronized (offerLock) {
             offered = new Offer(batch, sequential);
         }
@@ -240,6 +248,11 @@ public final class ExecutionStage {
         return overlapConflicts.get();
     }
 
+    /** Batches run as planned while the batch before them ran (offered in time, and not started early). */
+    public long preparedBatches() {
+        return preparedBatches.get();
+    }
+
     /** Batches started early and then cancelled (by a rollback, a transfer, a read between batches). */
     public long overlapCancels() {
         return overlapCancels.get();
@@ -248,12 +261,21 @@ public final class ExecutionStage {
     private Run plan(Batch batch, boolean sequential) {
         List<ConflictKeys> keys = new ArrayList<>(batch.size());
         List<ParallelBatch> partition = partition(batch, sequential, keys);
-        Run run = new Run(batch, keys, partition);
+        Run run = new Run(batch, sequential, keys, partition);
         if (!sequential && batch.size() > 1 && partition.size() < batch.size()) {
             // No barrier between parallel batches: each request waits only for the earlier ones it conflicts with.
             run.dependencies = new DependencyRun(partition, keys);
         }
         return run;
+    }
+
+    /** The plan made when {@code batch} was offered, if it was (conflict keys are a function of the payload). */
+    private Run preparedOrPlan(Batch batch, boolean sequential) {
+        Run planned = prepared;
+        if (planned != null && planned.sequential == sequential && planned.batch.equals(batch)) {
+            return planned;
+        }
+        return plan(batch, sequential);
     }
 
     /** Waits for {@code run}, and meanwhile starts the offered next batch when it can overlap. */
@@ -267,7 +289,7 @@ public final class ExecutionStage {
                     offered = null;
                 }
                 if (offer != null) {
-                    startEarly(run, offer);
+                    takeOffer(run, offer);
                 }
                 run.dependencies.park();
             }
@@ -277,19 +299,27 @@ public final class ExecutionStage {
         run.dependencies.await();
     }
 
-    private void startEarly(Run current, Offer offer) {
+    /** Plans the offered next batch and, when overlap is on and allowed, starts it. */
+    private void takeOffer(Run current, Offer offer) {
         long seq = current.batch.seq();
-        if (started != null
+        if (started != null || offer.batch().seq() != seq + 1) {
+            return;
+        }
+        Run next = preparedOrPlan(offer.batch(), offer.sequential());
+        prepared = next;
+        if (overlapThreads == 0
                 || offer.sequential()
-                || offer.batch().seq() != seq + 1
+                || next.dependencies == null
                 || overlapBackoff > 0
                 || !state.canOverlap(seq)) {
             return;
         }
-        Run next = plan(offer.batch(), false);
-        if (next.dependencies == null) {
-            return;
-        }
+        prepared = null;
+        startEarly(current, next);
+    }
+
+    private void startEarly(Run current, Run next) {
+        long seq = current.batch.seq();
         Set<Object> writes = new HashSet<>();
         Set<Object> reads = new HashSet<>();
         for (ConflictKeys keys : current.keys) {

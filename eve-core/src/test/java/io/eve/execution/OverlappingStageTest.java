@@ -33,7 +33,7 @@ class OverlappingStageTest {
     }
 
     /** Random batches of sets and copies over {@code cells} cells, each client's requests numbered in order. */
-    private static List<Batch> randomBatches(long seed, int count, int size, int cells) {
+    static List<Batch> randomBatches(long seed, int count, int size, int cells) {
         SplittableRandom random = new SplittableRandom(seed);
         long[] nextSeq = new long[64];
         List<Batch> batches = new ArrayList<>();
@@ -52,7 +52,7 @@ class OverlappingStageTest {
     }
 
     /** The tokens and replies of {@code batches} run one at a time, one request at a time. */
-    private static List<Executed> reference(Supplier<Application> application, List<Batch> batches) {
+    static List<Executed> reference(Supplier<Application> application, List<Batch> batches) {
         ExecutorService one = Executors.newSingleThreadExecutor();
         try {
             ExecutionStage stage = new ExecutionStage(application.get(), KeyConflictMixer.unbounded(), one);
@@ -80,7 +80,7 @@ class OverlappingStageTest {
         return stage;
     }
 
-    private static void assertSame(List<Executed> actual, List<Executed> expected) {
+    static void assertSame(List<Executed> actual, List<Executed> expected) {
         assertThat(actual).hasSameSizeAs(expected);
         for (int i = 0; i < expected.size(); i++) {
             assertThat(actual.get(i).token())

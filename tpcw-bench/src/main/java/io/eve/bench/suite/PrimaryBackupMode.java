@@ -138,12 +138,14 @@ final class PrimaryBackupMode implements Mode {
             long rollbacks = replicas.get(0).metrics().rollbacks();
             io.eve.execution.ExecutionStage stage = replicas.get(0).stage();
             String detail = String.format(
-                    "stable seq %d/%d, roots %s, rollbacks %d, %s, overlapped %d requests, %d cross-batch conflicts",
+                    "stable seq %d/%d, roots %s, rollbacks %d, %s, %d batches planned ahead, overlapped %d requests,"
+                            + " %d cross-batch conflicts",
                     first.stableSeq(),
                     second.stableSeq(),
                     rootsEqual ? "equal" : "DIFFERENT",
                     rollbacks,
                     replicas.get(0).metrics().status(),
+                    stage.preparedBatches(),
                     stage.overlappedRequests(),
                     stage.overlapConflicts());
             return new Check(!failed && rootsEqual, rootsEqual, rollbacks, detail);
