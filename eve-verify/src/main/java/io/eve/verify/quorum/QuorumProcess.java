@@ -389,6 +389,8 @@ public final class QuorumProcess implements AutoCloseable {
             if (inline) {
                 onStage(run);
             } else {
+                // If the stage is still running the batch before, it plans this one meanwhile.
+                stage.offer(batch, sequential);
                 onStageThread(run);
             }
         }

@@ -170,13 +170,14 @@ final class QuorumMode implements Mode {
                 seqs.append(seqs.length() == 0 ? "" : "/").append(summary.stableSeq());
             }
             String detail = String.format(
-                    "stable seq %s, roots %s, rollbacks %d, view changes %d",
+                    "stable seq %s, roots %s, rollbacks %d, view changes %d, %d batches planned ahead",
                     seqs,
                     rootsEqual ? "equal" : "DIFFERENT",
                     rollbacks,
                     processes.stream()
                             .mapToLong(QuorumProcess::viewChangesStarted)
-                            .sum());
+                            .sum(),
+                    processes.get(0).stage().preparedBatches());
             return new Check(!failed && rootsEqual, rootsEqual, rollbacks, detail);
         }
 
