@@ -65,7 +65,9 @@ public final class ExecutionStage {
     private int overlapThreads;
     private LongConsumer onDraining = seq -> {};
     private final Object offerLock = new Object();
-    private Offer offered;
+    /** Batches announced and not yet taken, by number: a pipelined replica hands over several at a time. */
+    private final NavigableMap<Long, Offer> offered = new TreeMap<>();
+
     private volatile DependencyRun waitingOn;
     /** The batch after the last executed one, started early, or {@code null}. */
     private Run started;
@@ -206,6 +208,9 @@ public final class ExecutionStage {
         return new Executed(batch, token, inOrder, run.partition.size(), sequential);
     }
 
+    /** Offers kept at most: a replica runs a few batches ahead of verification, not more. */
+    static final int MAX_OFFERS = 64;
+
     /** After a conflict between overlapping batches, how many batches run without overlap. */
     static final int OVERLAP_BACKOFF_BATCHES = 16;
 
@@ -230,7 +235,10 @@ public final class ExecutionStage {
      */
     public void offer(Batch batch, boolean sequential) {
         synchronized (offerLock) {
-            offered = new Offer(batch, sequential);
+            offered.put(batch.seq(), new Offer(batch, sequential));
+            while (offered.size() > MAX_OFFERS) {
+                offered.pollLastEntry(); // the nearest batches are the ones planned soonest
+            }
         }
         DependencyRun current = waitingOn;
         if (current != null) {
@@ -285,8 +293,10 @@ public final class ExecutionStage {
             while (!run.dependencies.isDone()) {
                 Offer offer;
                 synchronized (offerLock) {
-                    offer = offered;
-                    offered = null;
+                    // Only the batch right after the running one can be planned now; older ones are stale.
+                    long next = run.batch.seq() + 1;
+                    offered.headMap(next, false).clear();
+                    offer = started == null && prepared == null ? offered.remove(next) : null;
                 }
                 if (offer != null) {
                     takeOffer(run, offer);

@@ -50,6 +50,20 @@ class PreparedBatchTest {
     }
 
     @Test
+    void shouldPlanEachOfSeveralBatchesOfferedAtOnce() {
+        // A pipelined replica hands over several batches before the first one ends; each is planned in turn.
+        List<Batch> batches = randomBatches(14, 30, 24, 200);
+        ExecutionStage stage = stage(2);
+        batches.forEach(batch -> stage.offer(batch, false));
+        List<Executed> actual = new ArrayList<>();
+        for (Batch batch : batches) {
+            actual.add(stage.execute(batch, false));
+        }
+        assertSame(actual, reference(() -> new TestCells(200), batches));
+        assertThat(stage.preparedBatches()).as("batches run as planned").isGreaterThan(batches.size() / 2);
+    }
+
+    @Test
     void shouldPlanAgainWhenTheBatchExecutedIsNotTheOneOffered() {
         List<Batch> batches = randomBatches(12, 2, 24, 200);
         Batch second = batches.get(1);
