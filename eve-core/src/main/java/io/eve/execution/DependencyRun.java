@@ -33,6 +33,9 @@ import java.util.function.IntConsumer;
 final class DependencyRun {
     private final int[] order;
     private final int[] waitingFor;
+    /** For each request, the longest chain of requests that wait for it, directly or not. */
+    private final int[] chain;
+
     private final List<List<Integer>> successors;
     private final AtomicInteger[] remaining;
     private final boolean[] gated;
@@ -42,6 +45,8 @@ final class DependencyRun {
     private final AtomicInteger unfinished = new AtomicInteger();
     private AtomicReference<Throwable> failure;
     private Executor executor;
+    private ReadyQueue queue;
+    private long seq;
     private IntConsumer body;
     private volatile boolean cancelled;
     private volatile Thread waiter;
@@ -110,6 +115,14 @@ final class DependencyRun {
         if (next != size) {
             throw new IllegalArgumentException("the partition places " + next + " requests, the batch holds " + size);
         }
+        // Successors come later in the order, so one pass backwards sees every successor's chain first.
+        this.chain = new int[size];
+        for (int i = size - 1; i >= 0; i--) {
+            int request = order[i];
+            for (int successor : successors.get(request)) {
+                chain[request] = Math.max(chain[request], chain[successor] + 1);
+            }
+        }
     }
 
     /** Who last wrote a key (all writers of one parallel batch) and who read it after them. */
@@ -128,6 +141,11 @@ final class DependencyRun {
         }
     }
 
+    /** How many requests wait for {@code request} one after the other at most (for tests). */
+    int chain(int request) {
+        return chain[request];
+    }
+
     /** How many earlier requests {@code request} waits for (for tests). */
     int waitingFor(int request) {
         return waitingFor[request];
@@ -138,7 +156,7 @@ final class DependencyRun {
      * returns when all have. The first exception a body throws is rethrown once all runnable work ended.
      */
     void run(Executor executor, IntConsumer body) {
-        start(executor, body);
+        start(executor, new ReadyQueue(), 0, body);
         await();
     }
 
@@ -175,9 +193,14 @@ final class DependencyRun {
         this.onDraining = listener;
     }
 
-    /** Starts the requests that wait for nothing, and returns. */
-    void start(Executor executor, IntConsumer body) {
+    /**
+     * Starts the requests that wait for nothing, and returns. Ready requests go through {@code queue}, which
+     * ranks them by batch number {@code seq} (shared with a batch started early) and by chain length.
+     */
+    void start(Executor executor, ReadyQueue queue, long seq, IntConsumer body) {
         this.executor = executor;
+        this.queue = queue;
+        this.seq = seq;
         this.body = body;
         this.done = new CountDownLatch(order.length);
         this.unfinished.set(order.length);
@@ -263,29 +286,32 @@ final class DependencyRun {
     }
 
     private void submit(int request) {
-        executor.execute(() -> {
-            try {
-                if (failure.get() == null && !cancelled) {
-                    body.accept(request);
-                }
-            } catch (RuntimeException | Error e) {
-                // Recorded, not rethrown: the stage thread rethrows it once the batch's runnable work ended.
-                failure.compareAndSet(null, e);
-            } finally {
-                for (int successor : successors.get(request)) {
-                    if (remaining[successor].decrementAndGet() == 0) {
-                        submit(successor);
-                    }
-                }
-                int left = unfinished.decrementAndGet();
-                done.countDown();
-                if (left == drainingAt) {
-                    onDraining.run();
-                }
-                if (done.getCount() == 0) {
-                    wake();
+        queue.submit(executor, seq, chain[request], this, request);
+    }
+
+    /** Runs {@code request}, whose predecessors finished, on the calling executor thread; frees its successors. */
+    void runReady(int request) {
+        try {
+            if (failure.get() == null && !cancelled) {
+                body.accept(request);
+            }
+        } catch (RuntimeException | Error e) {
+            // Recorded, not rethrown: the stage thread rethrows it once the batch's runnable work ended.
+            failure.compareAndSet(null, e);
+        } finally {
+            for (int successor : successors.get(request)) {
+                if (remaining[successor].decrementAndGet() == 0) {
+                    submit(successor);
                 }
             }
-        });
+            int left = unfinished.decrementAndGet();
+            done.countDown();
+            if (left == drainingAt) {
+                onDraining.run();
+            }
+            if (done.getCount() == 0) {
+                wake();
+            }
+        }
     }
 }

@@ -64,6 +64,9 @@ public final class ExecutionStage {
 
     private int overlapThreads;
     private LongConsumer onDraining = seq -> {};
+    /** The requests that may run now, of the batch in progress and of the one started early, best first. */
+    private final ReadyQueue ready = new ReadyQueue();
+
     private final Object offerLock = new Object();
     /** Batches announced and not yet taken, by number: a pipelined replica hands over several at a time. */
     private final NavigableMap<Long, Offer> offered = new TreeMap<>();
@@ -159,7 +162,7 @@ public final class ExecutionStage {
             prepared = null;
             if (run.dependencies != null) {
                 run.dependencies.onDraining(overlapThreads, () -> onDraining.accept(batch.seq()));
-                run.dependencies.start(executor, index -> runRequest(run, index));
+                run.dependencies.start(executor, ready, batch.seq(), index -> runRequest(run, index));
             }
         }
         if (run.dependencies == null) {
@@ -341,7 +344,8 @@ public final class ExecutionStage {
         state.openNext(seq + 1);
         long nextSeq = seq + 1;
         next.dependencies.onDraining(overlapThreads, () -> onDraining.accept(nextSeq));
-        next.dependencies.start(executor, index -> ObjectGraphState.runAsBatch(nextSeq, () -> runRequest(next, index)));
+        next.dependencies.start(
+                executor, ready, nextSeq, index -> ObjectGraphState.runAsBatch(nextSeq, () -> runRequest(next, index)));
         started = next;
     }
 
