@@ -33,6 +33,8 @@ import java.util.Set;
  * @param executorThreads threads executing requests on each replica
  * @param inlineBatchLimit batches of at most this many requests run on the thread that received them
  *     when the stage is idle (no hand-off: lowest latency); 0 runs every batch on the stage thread
+ * @param overlapBatches primary-backup: whether the next batch's requests that conflict with nothing of the
+ *     batch in progress start while it ends (docs/state.md, "Overlapping batches"); off by default
  * @param maxBatchSize requests per batch at most
  * @param maxBatchDelay how long a request may wait for its batch to fill
  * @param pipelineDepth batches executed ahead of verification
@@ -51,6 +53,7 @@ public record ClusterConfig(
         List<NodeAddress> nodes,
         int executorThreads,
         int inlineBatchLimit,
+        boolean overlapBatches,
         int maxBatchSize,
         Duration maxBatchDelay,
         int pipelineDepth,
@@ -152,6 +155,7 @@ public record ClusterConfig(
             "nodes",
             "executor.threads",
             "execution.inline-batch-limit",
+            "execution.overlap",
             "batch.max-size",
             "batch.max-delay-ms",
             "pipeline.depth",
@@ -277,6 +281,7 @@ public record ClusterConfig(
                 nodes,
                 integer(properties, "executor.threads", Runtime.getRuntime().availableProcessors()),
                 integer(properties, "execution.inline-batch-limit", 1),
+                overlap(profile, properties),
                 integer(properties, "batch.max-size", 64),
                 Duration.ofMillis(integer(properties, "batch.max-delay-ms", 2)),
                 integer(properties, "pipeline.depth", 4),
@@ -294,6 +299,23 @@ public record ClusterConfig(
                         ? List.of()
                         : parseNodes("rdma.nodes", properties.getProperty("rdma.nodes")),
                 ExtraProtection.parse(profile, roles.r(), properties));
+    }
+
+    /** {@code execution.overlap}: on or off (the default); the quorum profiles' processes do not overlap. */
+    private static boolean overlap(Profile profile, Properties properties) {
+        String value = properties.getProperty("execution.overlap");
+        if (value == null) {
+            return false;
+        }
+        value = value.trim().toLowerCase(Locale.ROOT);
+        if (!value.equals("on") && !value.equals("off")) {
+            throw new ConfigException("execution.overlap = '" + value + "' is neither on nor off");
+        }
+        if (value.equals("on") && profile.quorum()) {
+            throw new ConfigException(
+                    "execution.overlap = on applies to the primary-backup profile only, not to " + profile.key());
+        }
+        return value.equals("on");
     }
 
     /** The RDMA address (NIC and control port) of node {@code id}; only for transport rdma or auto. */

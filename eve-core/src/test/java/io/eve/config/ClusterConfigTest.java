@@ -28,6 +28,17 @@ class ClusterConfigTest {
         assertThat(config.failureTimeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.maxBatchSize()).isEqualTo(64);
         assertThat(config.inlineBatchLimit()).isEqualTo(1);
+        assertThat(config.overlapBatches()).isFalse();
+    }
+
+    @Test
+    void shouldTurnBatchOverlapOnForPrimaryBackupOnly() throws IOException {
+        assertThat(parse(VALID + "execution.overlap=on\n").overlapBatches()).isTrue();
+        assertThat(parse(VALID + "execution.overlap = OFF\n").overlapBatches()).isFalse();
+        assertThatThrownBy(() -> parse(VALID + "execution.overlap=yes\n"))
+                .hasMessageContaining("execution.overlap = 'yes'");
+        assertThatThrownBy(() -> parse("profile=crash\nnodes=0@h:1,1@h:2,2@h:3\nexecution.overlap=on\n"))
+                .hasMessageContaining("primary-backup profile only");
     }
 
     @Test

@@ -20,8 +20,18 @@ class QuorumIT {
             for (int node = 0; node < 3; node++) {
                 load.assertState(cluster.apps[node]);
             }
-            assertThat(cluster.processes[0].isPrimary()).isTrue();
-            assertThat(cluster.processes[0].role()).isEqualTo("execution primary + verifier");
+            // Node 0 starts as primary; on a loaded machine extra protection may time out and move the view on,
+            // so check the roles of whichever node leads now.
+            long primaries = 0;
+            for (QuorumProcess process : cluster.processes) {
+                if (process.isPrimary()) {
+                    primaries++;
+                    assertThat(process.role()).isEqualTo("execution primary + verifier");
+                } else {
+                    assertThat(process.role()).isEqualTo("execution replica + verifier");
+                }
+            }
+            assertThat(primaries).as("execution primaries").isEqualTo(1);
             assertThat(cluster.processes[1].metrics().batchesCommitted()).isPositive();
             assertThat(cluster.failures).isEmpty();
         }

@@ -93,6 +93,7 @@ final class ReplicaCommand implements Callable<Integer> {
                 .mixer(KeyConflictMixer.unbounded())
                 .executorThreads(cluster.executorThreads())
                 .inlineBatchLimit(cluster.inlineBatchLimit())
+                .overlapBatches(cluster.overlapBatches())
                 .joining(join)
                 .meterRegistry(registry)
                 .onFailure(failure -> stopped.countDown())
