@@ -101,12 +101,7 @@ public record ClusterConfig(
                 }
                 return OFF;
             }
-            String value =
-                    properties.getProperty(KEY, r == 0 ? "on" : "off").trim().toLowerCase(Locale.ROOT);
-            if (!value.equals("on") && !value.equals("off")) {
-                throw new ConfigException(KEY + " = '" + value + "' is neither on nor off");
-            }
-            boolean enabled = value.equals("on");
+            boolean enabled = onOff(properties, KEY, r == 0);
             if (enabled && r >= 1) {
                 throw new ConfigException(KEY + " = on needs r = 0 (the crash profile), got r = " + r
                         + ": with commission faults a mismatch is not a concurrency bug to roll back");
@@ -303,19 +298,25 @@ public record ClusterConfig(
 
     /** {@code execution.overlap}: on or off (the default); the quorum profiles' processes do not overlap. */
     private static boolean overlap(Profile profile, Properties properties) {
-        String value = properties.getProperty("execution.overlap");
-        if (value == null) {
-            return false;
-        }
-        value = value.trim().toLowerCase(Locale.ROOT);
-        if (!value.equals("on") && !value.equals("off")) {
-            throw new ConfigException("execution.overlap = '" + value + "' is neither on nor off");
-        }
-        if (value.equals("on") && profile.quorum()) {
+        boolean on = onOff(properties, "execution.overlap", false);
+        if (on && profile.quorum()) {
             throw new ConfigException(
                     "execution.overlap = on applies to the primary-backup profile only, not to " + profile.key());
         }
-        return value.equals("on");
+        return on;
+    }
+
+    /** A switch: {@code on} or {@code off} in any case, {@code fallback} when the key is absent. */
+    static boolean onOff(Properties properties, String key, boolean fallback) {
+        String value = properties.getProperty(key);
+        if (value == null) {
+            return fallback;
+        }
+        String normalized = value.trim().toLowerCase(Locale.ROOT);
+        if (!normalized.equals("on") && !normalized.equals("off")) {
+            throw new ConfigException(key + " = '" + value.trim() + "' is neither on nor off");
+        }
+        return normalized.equals("on");
     }
 
     /** The RDMA address (NIC and control port) of node {@code id}; only for transport rdma or auto. */

@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ReadyQueue {
     private final PriorityBlockingQueue<Ready> ready = new PriorityBlockingQueue<>();
     private final AtomicLong arrivals = new AtomicLong();
+    /** The one task body every submission hands the executor. */
+    private final Runnable runBest = this::runBest;
 
     /** A request that may run: its batch, the length of the chain behind it, and when it became ready. */
     private record Ready(long seq, int chain, long arrival, DependencyRun run, int request)
@@ -48,7 +50,7 @@ final class ReadyQueue {
         Ready entry = new Ready(seq, chain, arrivals.getAndIncrement(), run, request);
         ready.add(entry);
         try {
-            executor.execute(this::runBest);
+            executor.execute(runBest);
         } catch (RejectedExecutionException e) {
             ready.remove(entry);
             throw e;
