@@ -79,11 +79,19 @@ public final class KvSuite implements Callable<Integer> {
     @Option(names = "--warmup", description = "Warm-up seconds per point.")
     private Double warmupSeconds;
 
+    @Option(
+            names = "--jvm-warmup",
+            description = "Unmeasured seconds each mode runs once before the first measured point, so that"
+                    + " mode order does not bias the comparison (default 4; 0 with --smoke).")
+    private Double jvmWarmupSeconds;
+
     @Option(names = "--output", description = "Output directory (default: ${DEFAULT-VALUE}).")
     private Path output = Path.of("tpcw-bench", "target", "kvsuite");
 
     @Option(names = "--smoke", description = "A tiny run of every mode, about 1 s per point (for CI).")
     private boolean smoke;
+
+    private static final Duration DEFAULT_JVM_WARMUP = Duration.ofSeconds(4);
 
     private final PrintStream out;
     private List<PointResult> results = List.of();
@@ -134,7 +142,10 @@ public final class KvSuite implements Callable<Integer> {
                 sweep.warmup().toMillis() / 1e3,
                 sweep.workKind(),
                 output);
-        results = new SuiteRunner(out).run(plan);
+        Duration jvmWarmup = jvmWarmupSeconds != null
+                ? seconds("--jvm-warmup", jvmWarmupSeconds, 0)
+                : smoke ? Duration.ZERO : DEFAULT_JVM_WARMUP;
+        results = new SuiteRunner(out).run(plan, jvmWarmup);
         Files.createDirectories(output);
         Path json = output.resolve(name + ".json");
         Files.writeString(json, JsonReport.render(name, Instant.now(), results), StandardCharsets.UTF_8);

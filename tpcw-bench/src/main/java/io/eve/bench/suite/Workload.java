@@ -64,6 +64,22 @@ public record Workload(
                 duration);
     }
 
+    /** This workload with another warm-up and measured time. */
+    public Workload timed(Duration warmup, Duration duration) {
+        return new Workload(
+                threads,
+                workMicros,
+                workKind,
+                objectSize,
+                objects,
+                falseNegativeRate,
+                falsePositiveRate,
+                clients,
+                maxBatchSize,
+                warmup,
+                duration);
+    }
+
     /** A short description for progress and logs. */
     public String describe() {
         return String.format(

@@ -82,4 +82,27 @@ class KvSuiteOptionsTest {
         // per work value: 2 sequential modes once, 2 parallel modes at 5 thread counts
         assertThat(plan).hasSize(3 * (2 + 2 * 5));
     }
+
+    @Test
+    void shouldWarmUpEachModeOnceWithItsFirstPointUntimed() {
+        KvSuite suite = new KvSuite(SILENT);
+        KvSuite.commandLine(suite).parseArgs("--figure", "threads", "--modes", "unreplicated,eve-pb");
+        List<PlannedPoint> plan = Figure.THREADS.plan(suite.resolve(), Modes.all(java.nio.file.Path.of("unused")));
+
+        List<PlannedPoint> warmups = SuiteRunner.firstOfEachMode(plan, Duration.ofSeconds(3));
+
+        assertThat(warmups).extracting(p -> p.mode().id()).containsExactly("unreplicated", "eve-pb");
+        for (PlannedPoint warmup : warmups) {
+            PlannedPoint first = plan.stream()
+                    .filter(p -> p.mode().id().equals(warmup.mode().id()))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(warmup.workload()).isEqualTo(first.workload().timed(Duration.ZERO, Duration.ofSeconds(3)));
+        }
+    }
+
+    @Test
+    void shouldRejectANegativeJvmWarmup() {
+        assertThat(rejected("--jvm-warmup", "-2")).contains("--jvm-warmup").contains("got -2");
+    }
 }
