@@ -18,11 +18,12 @@ import java.util.Set;
  * @param writes keys the request writes
  */
 public record ConflictKeys(Set<Object> reads, Set<Object> writes) {
+    private static final int SMALL_UNION = 8;
     private static final ConflictKeys NONE = new ConflictKeys(Set.of(), Set.of());
 
     public ConflictKeys {
-        reads = copyWithoutNulls(reads, "reads");
-        writes = copyWithoutNulls(writes, "writes");
+        reads = immutableCopy(reads, "reads");
+        writes = immutableCopy(writes, "writes");
     }
 
     /** A request that touches nothing the mixer knows of; it conflicts with no other request. */
@@ -42,7 +43,7 @@ public record ConflictKeys(Set<Object> reads, Set<Object> writes) {
 
     /** A request that reads {@code reads} and writes {@code writes}. */
     public static ConflictKeys of(Collection<?> reads, Collection<?> writes) {
-        return new ConflictKeys(mutableCopy(reads, "reads"), mutableCopy(writes, "writes"));
+        return new ConflictKeys(immutableCopy(reads, "reads"), immutableCopy(writes, "writes"));
     }
 
     /** These keys plus reads of {@code keys}. */
@@ -71,25 +72,51 @@ public record ConflictKeys(Set<Object> reads, Set<Object> writes) {
         return false;
     }
 
+    /**
+     * The union as an immutable set. Requests usually declare one or two keys, so small unions are built by
+     * a linear scan straight into {@link Set#of}, without the two hash sets {@link Set#copyOf} builds;
+     * this runs on the execution stage's thread for every request of every batch.
+     */
     private static Set<Object> union(Set<?> existing, Object[] added, String what) {
         Objects.requireNonNull(added, what + " must not be null");
-        Set<Object> union = new HashSet<>(existing);
-        union.addAll(Arrays.asList(added));
-        return union;
+        for (Object key : added) {
+            if (key == null) {
+                throw new NullPointerException(what + " must not contain a null key, got " + Arrays.asList(added));
+            }
+        }
+        int total = existing.size() + added.length;
+        if (total > SMALL_UNION) {
+            Set<Object> union = new HashSet<>(existing);
+            union.addAll(Arrays.asList(added));
+            return Set.copyOf(union);
+        }
+        Object[] keys = existing.toArray(new Object[total]);
+        int distinct = existing.size();
+        for (Object key : added) {
+            if (!containsKey(keys, distinct, key)) {
+                keys[distinct++] = key;
+            }
+        }
+        return Set.of(distinct == total ? keys : Arrays.copyOf(keys, distinct));
     }
 
-    // A HashSet accepts null, so the constructor can name the null key instead of Set.copyOf failing bare.
-    private static Set<Object> mutableCopy(Collection<?> keys, String what) {
-        return new HashSet<>(Objects.requireNonNull(keys, what + " must not be null"));
+    private static boolean containsKey(Object[] keys, int count, Object key) {
+        for (int i = 0; i < count; i++) {
+            if (keys[i].equals(key)) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    private static Set<Object> copyWithoutNulls(Set<?> keys, String what) {
+    // Checked here so that the error names the null key's set instead of Set.copyOf failing bare.
+    private static Set<Object> immutableCopy(Collection<?> keys, String what) {
         Objects.requireNonNull(keys, what + " must not be null");
         for (Object key : keys) {
             if (key == null) {
                 throw new NullPointerException(what + " must not contain a null key, got " + keys);
             }
         }
-        return Set.copyOf(keys);
+        return Set.copyOf(keys); // returns an immutable set as it is
     }
 }

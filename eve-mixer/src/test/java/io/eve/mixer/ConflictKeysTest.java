@@ -58,6 +58,18 @@ class ConflictKeysTest {
     }
 
     @Test
+    void shouldCollapseRepeatedKeysInSmallAndLargeUnions() {
+        ConflictKeys small = ConflictKeys.writing("a", "a").andWriting("b", "a");
+        Object[] many = {"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9"};
+        ConflictKeys large =
+                ConflictKeys.reading(many).andReading("k3", "extra").andReading(many);
+
+        assertThat(small.writes()).containsExactlyInAnyOrder("a", "b");
+        assertThat(large.reads()).hasSize(11).contains("extra", "k0", "k9");
+        assertThat(large).isEqualTo(ConflictKeys.of(List.of(many), List.of()).andReading("extra"));
+    }
+
+    @Test
     void shouldBeEqualWhateverTheSetImplementation() {
         Set<String> hashed = new HashSet<>(List.of("x", "y", "z"));
         List<String> listed = Arrays.asList("z", "y", "x");

@@ -46,9 +46,10 @@ public final class KeyConflictMixer implements Mixer {
 
     @Override
     public List<ParallelBatch> mix(BatchKeys batch) {
-        KeyIndex index = new KeyIndex();
-        FirstFitSlots slots = new FirstFitSlots(maxRequestsPerParallelBatch);
         List<ConflictKeys> requests = batch.requests();
+        // Most requests declare a key of their own and the execution stage adds the client's: about two each.
+        KeyIndex index = new KeyIndex(2 * requests.size());
+        FirstFitSlots slots = new FirstFitSlots(maxRequestsPerParallelBatch);
         for (int position = 0; position < requests.size(); position++) {
             ConflictKeys keys = requests.get(position);
             int slot = slots.place(position, index.firstAllowedSlot(keys));

@@ -15,7 +15,16 @@ import java.util.Map;
 final class KeyIndex {
     private static final int NONE = -1;
 
-    private final Map<Object, Marks> marks = new HashMap<>();
+    private final Map<Object, Marks> marks;
+
+    /** An index sized for {@code expectedKeys} keys, so that filling it never rehashes. */
+    KeyIndex(int expectedKeys) {
+        marks = new HashMap<>(capacityFor(expectedKeys));
+    }
+
+    private static int capacityFor(int keys) {
+        return (int) Math.min(1L << 30, (long) Math.ceil(keys / 0.75));
+    }
 
     /** The first slot a request with {@code keys} may use: just after its last conflicting predecessor. */
     int firstAllowedSlot(ConflictKeys keys) {
