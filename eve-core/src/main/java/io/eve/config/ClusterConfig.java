@@ -296,9 +296,12 @@ public record ClusterConfig(
                 ExtraProtection.parse(profile, roles.r(), properties));
     }
 
-    /** {@code execution.overlap}: on or off (the default); the quorum profiles' processes do not overlap. */
+    /**
+     * {@code execution.overlap}: on or off; on by default for primary-backup, whose replicas overlap batches,
+     * and off for the quorum profiles, whose processes do not.
+     */
     private static boolean overlap(Profile profile, Properties properties) {
-        boolean on = onOff(properties, "execution.overlap", false);
+        boolean on = onOff(properties, "execution.overlap", !profile.quorum());
         if (on && profile.quorum()) {
             throw new ConfigException(
                     "execution.overlap = on applies to the primary-backup profile only, not to " + profile.key());

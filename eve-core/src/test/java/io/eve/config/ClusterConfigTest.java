@@ -28,17 +28,19 @@ class ClusterConfigTest {
         assertThat(config.failureTimeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.maxBatchSize()).isEqualTo(64);
         assertThat(config.inlineBatchLimit()).isEqualTo(1);
-        assertThat(config.overlapBatches()).isFalse();
+        assertThat(config.overlapBatches()).isTrue();
     }
 
     @Test
-    void shouldTurnBatchOverlapOnForPrimaryBackupOnly() throws IOException {
+    void shouldOverlapBatchesByDefaultForPrimaryBackupOnly() throws IOException {
         assertThat(parse(VALID + "execution.overlap=on\n").overlapBatches()).isTrue();
         assertThat(parse(VALID + "execution.overlap = OFF\n").overlapBatches()).isFalse();
         assertThatThrownBy(() -> parse(VALID + "execution.overlap=yes\n"))
                 .hasMessageContaining("execution.overlap = 'yes'");
         assertThatThrownBy(() -> parse("profile=crash\nnodes=0@h:1,1@h:2,2@h:3\nexecution.overlap=on\n"))
                 .hasMessageContaining("primary-backup profile only");
+        assertThat(parse("profile=crash\nnodes=0@h:1,1@h:2,2@h:3\n").overlapBatches())
+                .isFalse();
     }
 
     @Test

@@ -120,7 +120,7 @@ public final class PrimaryBackupReplica implements AutoCloseable {
         private Mixer mixer;
         private int executorThreads = Runtime.getRuntime().availableProcessors();
         private int inlineBatchLimit = 1;
-        private boolean overlapBatches;
+        private boolean overlapBatches = true;
         private boolean joining;
         private Consumer<Throwable> onFailure = failure -> {};
         private LongSupplier nanoClock = System::nanoTime;
@@ -157,6 +157,19 @@ public final class PrimaryBackupReplica implements AutoCloseable {
         }
 
         /**
+         * Whether consecutive batches overlap in the execution stage (default on; docs/state.md,
+         * "Overlapping batches"): the next batch's requests that conflict with nothing of the batch in
+         * progress start while it ends, and the primary closes a batch when the stage runs its last
+         * requests rather than when it is idle. Needs an application state that supports it
+         * ({@code ObjectGraphState}); others run as without it. Off gives the simpler schedule: each batch
+         * starts when the one before it is sealed.
+         */
+        public Builder overlapBatches(boolean overlap) {
+            this.overlapBatches = overlap;
+            return this;
+        }
+
+        /**
          * Batches of at most this many requests run on the thread that delivered them (the transport's,
          * usually) when the stage is idle: no thread hand-off, the lowest latency, but that thread does
          * nothing else meanwhile. Larger batches run on the stage thread, and so does every batch while
@@ -164,18 +177,6 @@ public final class PrimaryBackupReplica implements AutoCloseable {
          * (a blocking request would hold the event loop). 0 sends every batch there. The default, 1,
          * suits requests that take microseconds; raise it for cheap requests under light load.
          */
-        /**
-         * Whether consecutive batches overlap in the execution stage (default off; docs/state.md,
-         * "Overlapping batches"): the next batch's requests that conflict with nothing of the batch in
-         * progress start while it ends, and the primary closes a batch when the stage runs its last
-         * requests rather than when it is idle. Needs an application state that supports it
-         * ({@code ObjectGraphState}); others run as without it.
-         */
-        public Builder overlapBatches(boolean overlap) {
-            this.overlapBatches = overlap;
-            return this;
-        }
-
         public Builder inlineBatchLimit(int requests) {
             if (requests < 0) {
                 throw new IllegalArgumentException("inlineBatchLimit must not be negative, got " + requests);

@@ -29,7 +29,7 @@ final class Cluster implements AutoCloseable {
     }
 
     Cluster(io.eve.mixer.Mixer mixer) {
-        this(mixer, false);
+        this(mixer, true); // the builder's default
     }
 
     /** @param overlap whether the replicas overlap consecutive batches in their stages */

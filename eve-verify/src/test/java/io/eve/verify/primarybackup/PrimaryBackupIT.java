@@ -52,10 +52,11 @@ class PrimaryBackupIT {
     }
 
     @Test
-    void shouldCommitTheSameWithBatchesOverlapping() throws Exception {
-        // The counters share one replicated map, so an early batch always touches an object of the batch
-        // in progress: the stages must detect it, run both again one after the other, and still agree.
-        try (Cluster cluster = new Cluster(KeyConflictMixer.unbounded(), true)) {
+    void shouldCommitTheSameWithoutBatchOverlap() throws Exception {
+        // Every other test runs with overlap (the default), where the counters' shared replicated map makes
+        // an early batch touch an object of the batch in progress, so the stages detect it and run both
+        // again one after the other. Off, each batch starts when the one before it is sealed.
+        try (Cluster cluster = new Cluster(KeyConflictMixer.unbounded(), false)) {
             List<CompletableFuture<Reply>> replies = new ArrayList<>();
             for (int c = 0; c < 8; c++) {
                 EveClient client = cluster.client(100 + c);

@@ -23,7 +23,7 @@ final class Modes {
                 new UnreplicatedMode(false),
                 PrimaryBackupMode.sequentialReplication(),
                 PrimaryBackupMode.eve(),
-                PrimaryBackupMode.eveWithOverlap(),
+                PrimaryBackupMode.eveWithoutOverlap(),
                 PrimaryBackupMode.eveOverNetty(),
                 QuorumMode.crash(),
                 QuorumMode.crashWithoutExtraProtection(),

@@ -37,20 +37,20 @@ final class PrimaryBackupMode implements Mode {
     }
 
     static PrimaryBackupMode sequentialReplication() {
-        return new PrimaryBackupMode("sequential-replication", "sequential replication", false, false, false);
+        return new PrimaryBackupMode("sequential-replication", "sequential replication", false, false, true);
     }
 
     static PrimaryBackupMode eve() {
-        return new PrimaryBackupMode("eve-pb", "Eve primary-backup", true, false, false);
+        return new PrimaryBackupMode("eve-pb", "Eve primary-backup", true, false, true);
     }
 
-    /** Eve primary-backup with consecutive batches overlapping in the execution stage. */
-    static PrimaryBackupMode eveWithOverlap() {
-        return new PrimaryBackupMode("eve-pb-overlap", "Eve primary-backup, batches overlapped", true, false, true);
+    /** Eve primary-backup without batch overlap: each batch starts when the one before it is sealed. */
+    static PrimaryBackupMode eveWithoutOverlap() {
+        return new PrimaryBackupMode("eve-pb-no-overlap", "Eve primary-backup, no batch overlap", true, false, false);
     }
 
     static PrimaryBackupMode eveOverNetty() {
-        return new PrimaryBackupMode("eve-pb-netty", "Eve primary-backup (Netty)", true, true, false);
+        return new PrimaryBackupMode("eve-pb-netty", "Eve primary-backup (Netty)", true, true, true);
     }
 
     @Override
