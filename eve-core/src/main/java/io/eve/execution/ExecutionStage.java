@@ -78,6 +78,8 @@ public final class ExecutionStage {
     private Run prepared;
     /** Batches left to run without overlap after a cross-batch conflict. */
     private int overlapBackoff;
+    /** Cross-batch conflicts since a batch last sealed cleanly while the next one ran early. */
+    private int conflictStreak;
 
     private final AtomicLong overlappedRequests = new AtomicLong();
     private final AtomicLong overlapConflicts = new AtomicLong();
@@ -185,7 +187,7 @@ public final class ExecutionStage {
             // A request wrote an object of the other open batch: neither version is sound. Undo both and run
             // this batch again alone; the next one runs when it is executed.
             overlapConflicts.incrementAndGet();
-            overlapBackoff = OVERLAP_BACKOFF_BATCHES;
+            overlapBackoff = backoffAfter(++conflictStreak);
             Run early = started;
             started = null;
             if (early != null) {
@@ -195,6 +197,7 @@ public final class ExecutionStage {
             return execute(batch, sequential);
         }
         if (started != null) {
+            conflictStreak = 0; // this batch and the one started early kept to their own objects
             started.dependencies.openGate();
         }
         if (overlapBackoff > 0) {
@@ -214,8 +217,24 @@ public final class ExecutionStage {
     /** Offers kept at most: a replica runs a few batches ahead of verification, not more. */
     static final int MAX_OFFERS = 64;
 
-    /** After a conflict between overlapping batches, how many batches run without overlap. */
+    /** After a conflict between overlapping batches, how many batches run without overlap, at least. */
     static final int OVERLAP_BACKOFF_BATCHES = 16;
+
+    /** Doublings of the backoff for conflicts in a row: at most 16 x 64 = 1,024 batches without overlap. */
+    static final int MAX_BACKOFF_DOUBLINGS = 6;
+
+    /**
+     * Batches to run without overlap after the {@code streak}-th conflict in a row. A state whose batches
+     * always meet (every request writes one shared collection) would otherwise run two batches again
+     * every 17; doubling makes that one pair in about a thousand batches, while a rare conflict (a
+     * mistaken prediction) costs only the first 16.
+     */
+    static int backoffAfter(int streak) {
+        if (streak < 1) {
+            throw new IllegalArgumentException("a backoff follows at least one conflict, got a streak of " + streak);
+        }
+        return OVERLAP_BACKOFF_BATCHES << Math.min(streak - 1, MAX_BACKOFF_DOUBLINGS);
+    }
 
     /**
      * Turns batch overlap on: {@code threads} is the executor's size, and {@code onDraining} hears, on an

@@ -1,6 +1,7 @@
 package io.eve.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eve.Application;
 import io.eve.Reply;
@@ -194,6 +195,40 @@ class OverlappingStageTest {
         }
         assertSame(actual, expected);
         assertThat(stage.overlapConflicts()).isPositive();
+    }
+
+    @Test
+    void shouldDoubleTheBackoffWhileBatchesKeepMeetingUpTo1024() {
+        assertThat(ExecutionStage.backoffAfter(1)).isEqualTo(16);
+        assertThat(ExecutionStage.backoffAfter(2)).isEqualTo(32);
+        assertThat(ExecutionStage.backoffAfter(7)).isEqualTo(1024);
+        assertThat(ExecutionStage.backoffAfter(50)).isEqualTo(1024);
+        assertThatThrownBy(() -> ExecutionStage.backoffAfter(0)).hasMessageContaining("streak of 0");
+    }
+
+    @Test
+    void shouldOverlapLessAndLessOftenWhenEveryBatchWritesOneSharedCollection() {
+        // With a fixed backoff of 16, 120 batches that always meet would conflict about 7 times (one in 17);
+        // doubling gives conflicts at about batches 1, 18, 51 and 116.
+        List<Batch> batches = new ArrayList<>();
+        for (int b = 1; b <= 120; b++) {
+            List<Request> requests = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                String value = i == 0 ? "slow" : "v";
+                requests.add(new Request(b * 10L + i, 1, TestLedger.text("put:k" + (b * 10 + i) + ":" + value)));
+            }
+            batches.add(new Batch(b, b, b, requests));
+        }
+        List<Executed> expected = reference(TestLedger::new, batches);
+        TestLedger ledger = new TestLedger();
+        ledger.slowMillis = 5;
+        ExecutionStage stage = overlapping(ledger, KeyConflictMixer.unbounded(), batches);
+        List<Executed> actual = new ArrayList<>();
+        for (Batch batch : batches) {
+            actual.add(stage.execute(batch, false));
+        }
+        assertSame(actual, expected);
+        assertThat(stage.overlapConflicts()).isBetween(2L, 4L);
     }
 
     @Test
