@@ -176,15 +176,7 @@ class OverlappingStageTest {
     @Test
     void shouldFallBackWhenRequestsShareACollectionAndStillMatch() {
         // The ledger keeps every key in one replicated map: batches that overlap always touch one object.
-        List<Batch> batches = new ArrayList<>();
-        for (int b = 1; b <= 6; b++) {
-            List<Request> requests = new ArrayList<>();
-            for (int i = 0; i < 6; i++) {
-                String value = i == 0 ? "slow" : "v";
-                requests.add(new Request(b * 10L + i, 1, TestLedger.text("put:k" + (b * 10 + i) + ":" + value)));
-            }
-            batches.add(new Batch(b, b, b, requests));
-        }
+        List<Batch> batches = ledgerBatches(6, 6);
         List<Executed> expected = reference(TestLedger::new, batches);
         TestLedger ledger = new TestLedger();
         ledger.slowMillis = 50;
@@ -195,6 +187,20 @@ class OverlappingStageTest {
         }
         assertSame(actual, expected);
         assertThat(stage.overlapConflicts()).isPositive();
+    }
+
+    /** Batches of puts of fresh ledger keys, each batch's first request slow (so the next one starts early). */
+    private static List<Batch> ledgerBatches(int count, int requestsPerBatch) {
+        List<Batch> batches = new ArrayList<>();
+        for (int b = 1; b <= count; b++) {
+            List<Request> requests = new ArrayList<>();
+            for (int i = 0; i < requestsPerBatch; i++) {
+                String value = i == 0 ? "slow" : "v";
+                requests.add(new Request(b * 10L + i, 1, TestLedger.text("put:k" + (b * 10 + i) + ":" + value)));
+            }
+            batches.add(new Batch(b, b, b, requests));
+        }
+        return batches;
     }
 
     @Test
@@ -210,15 +216,7 @@ class OverlappingStageTest {
     void shouldOverlapLessAndLessOftenWhenEveryBatchWritesOneSharedCollection() {
         // With a fixed backoff of 16, 120 batches that always meet would conflict about 7 times (one in 17);
         // doubling gives conflicts at about batches 1, 18, 51 and 116.
-        List<Batch> batches = new ArrayList<>();
-        for (int b = 1; b <= 120; b++) {
-            List<Request> requests = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                String value = i == 0 ? "slow" : "v";
-                requests.add(new Request(b * 10L + i, 1, TestLedger.text("put:k" + (b * 10 + i) + ":" + value)));
-            }
-            batches.add(new Batch(b, b, b, requests));
-        }
+        List<Batch> batches = ledgerBatches(120, 4);
         List<Executed> expected = reference(TestLedger::new, batches);
         TestLedger ledger = new TestLedger();
         ledger.slowMillis = 5;

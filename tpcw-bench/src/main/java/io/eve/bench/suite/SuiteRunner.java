@@ -54,7 +54,14 @@ final class SuiteRunner {
                         i,
                         "JVM warm-up, " + point.mode().id() + " "
                                 + point.workload().describe());
-                measure(point); // discarded, but its check still has to pass: a broken mode fails early
+                PointResult warmup = measure(point); // discarded, but a broken mode stops the run here
+                if (!warmup.check().ok()) {
+                    throw new IllegalStateException(
+                            "the JVM warm-up of mode " + point.mode().id()
+                                    + " failed its end-of-point check ("
+                                    + warmup.check().detail()
+                                    + "); nothing was measured");
+                }
             }
             for (int i = 0; i < plan.size(); i++) {
                 PlannedPoint point = plan.get(i);
