@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
@@ -45,11 +46,28 @@ public final class LatencyBenchmark {
     private static final int CLIENT_ID = 7_000_001;
     private static final int ROUNDS = 10;
 
+    private static final String[] KINDS = {
+        "raw Netty ping-pong, 48-byte frames",
+        "relayed ping-pong (client, relay, echo)",
+        "Eve primary-backup, READ",
+        "Eve primary-backup, SEEDED_UPDATE",
+        "Eve primary-backup, READ read-only (Eve §6)"
+    };
+    private static final int PING = 0;
+    private static final int RELAY = 1;
+    private static final int READ = 2;
+    private static final int UPDATE = 3;
+    private static final int READ_ONLY = 4;
+
     private final int measured;
     private final int warmUp;
     private final PrintStream out;
 
-    private LatencyBenchmark(int measured, int warmUp, PrintStream out) {
+    LatencyBenchmark(int measured, int warmUp, PrintStream out) {
+        if (measured < ROUNDS || warmUp < 0) {
+            throw new IllegalArgumentException("measured must be at least " + ROUNDS + " and warm-up not negative, got "
+                    + measured + " and " + warmUp);
+        }
         this.measured = measured;
         this.warmUp = warmUp;
         this.out = out;
@@ -59,31 +77,49 @@ public final class LatencyBenchmark {
         int measured = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         int warmUp = args.length > 1 ? Integer.parseInt(args[1]) : 5_000;
         Path logDir = Path.of(args.length > 2 ? args[2] : "tpcw-bench/target/latency");
+        new LatencyBenchmark(measured, warmUp, System.out).run(logDir);
+    }
+
+    /** What one run measured: per kind (in {@link #KINDS}' order) the latencies and each process's CPU time. */
+    record Result(List<String> kinds, List<Percentiles> latency, List<long[]> cpuNanos, long readsAnswered) {}
+
+    /** Starts the processes (logs in {@code logDir}), measures, prints the tables, stops the processes. */
+    Result run(Path logDir) throws Exception {
         try (ChildProcesses children = new ChildProcesses(logDir)) {
-            new LatencyBenchmark(measured, warmUp, System.out).run(children);
+            return run(children);
         }
     }
 
-    private void run(ChildProcesses children) throws Exception {
-        // echo, node 0, node 1, metrics of node 0 (node 1's is the next port, free as well)
-        int[] ports = ChildProcesses.freePorts(4);
+    private Result run(ChildProcesses children) throws Exception {
+        // echo, relay, node 0, node 1, metrics of node 0 (node 1's is the next port, free as well)
+        int[] ports = ChildProcesses.freePorts(5);
         out.printf(
                 "one request at a time over 127.0.0.1, %,d measured of each kind after %,d warm-up, in %d"
                         + " interleaved rounds (logs in %s)%n",
                 measured, warmUp, ROUNDS, children.logDir());
-        children.start("echo", EchoServer.class.getName(), Integer.toString(ports[0]));
-        startReplicas(children, ports);
-        long[] ping = new long[measured];
-        long[] read = new long[measured];
-        long[] update = new long[measured];
-        long[] readOnly = new long[measured];
+        Process echo = children.start("echo", EchoServer.class.getName(), Integer.toString(ports[0]));
+        Process relay = children.start(
+                "relay", RelayServer.class.getName(), Integer.toString(ports[1]), Integer.toString(ports[0]));
+        Process[] replicas = startReplicas(children, ports);
+        int metricsPort = ports[4];
+        CpuMeter cpu = new CpuMeter(
+                ProcessHandle.current(),
+                echo.toHandle(),
+                relay.toHandle(),
+                replicas[0].toHandle(),
+                replicas[1].toHandle());
+        long[][] latency = new long[KINDS.length][measured];
+        // CPU time of each process while each kind ran
+        long[][] cpuNanos = new long[KINDS.length][cpu.processes()];
         long[] readOnlyOutcomes = new long[2];
         double[] readExecution = new double[2];
         double[] updateExecution = new double[2];
         byte[] frame = LengthPrefixedFrames.newFrame(PING_BODY_BYTES);
         try (PingClient pinger = new PingClient();
+                PingClient relayed = new PingClient();
                 EveClient client = newClient(ports)) {
             pinger.connect(new InetSocketAddress("127.0.0.1", ports[0]), Duration.ofSeconds(30));
+            relayed.connect(new InetSocketAddress("127.0.0.1", ports[1]), Duration.ofSeconds(30));
             SplittableRandom random = new SplittableRandom(1);
             LongFunction<byte[]> reads = i -> KvRequest.encode(new KvRequest.Read(random.nextInt(OBJECTS)));
             LongFunction<byte[]> updates =
@@ -91,6 +127,7 @@ public final class LatencyBenchmark {
             // Everything is compiled before anything is measured, so no kind pays for the JIT.
             for (int i = 0; i < warmUp; i++) {
                 pinger.ping(frame);
+                relayed.ping(frame);
                 check(client.call(reads.apply(i)));
                 check(client.call(updates.apply(i)));
                 check(readOnly(client, reads.apply(i)));
@@ -100,34 +137,70 @@ public final class LatencyBenchmark {
             for (int round = 0; round < ROUNDS; round++) {
                 int from = (int) ((long) measured * round / ROUNDS);
                 int to = (int) ((long) measured * (round + 1) / ROUNDS);
+                long[] mark = cpu.sample();
                 for (int i = from; i < to; i++) {
-                    ping[i] = pinger.ping(frame);
+                    latency[PING][i] = pinger.ping(frame);
                 }
-                double[] before = executionTotals(ports[3]);
-                measureRequests(client::call, reads, read, from, to);
-                double[] middle = executionTotals(ports[3]);
-                measureRequests(client::call, updates, update, from, to);
-                double[] after = executionTotals(ports[3]);
-                measureRequests(request -> readOnly(client, request), reads, readOnly, from, to);
+                mark = cpu.addSince(mark, cpuNanos[PING]);
+                for (int i = from; i < to; i++) {
+                    latency[RELAY][i] = relayed.ping(frame);
+                }
+                cpu.addSince(mark, cpuNanos[RELAY]);
+                double[] before = executionTotals(metricsPort);
+                mark = cpu.sample();
+                measureRequests(client::call, reads, latency[READ], from, to);
+                cpu.addSince(mark, cpuNanos[READ]);
+                double[] middle = executionTotals(metricsPort);
+                mark = cpu.sample();
+                measureRequests(client::call, updates, latency[UPDATE], from, to);
+                cpu.addSince(mark, cpuNanos[UPDATE]);
+                double[] after = executionTotals(metricsPort);
+                mark = cpu.sample();
+                measureRequests(request -> readOnly(client, request), reads, latency[READ_ONLY], from, to);
+                cpu.addSince(mark, cpuNanos[READ_ONLY]);
                 accumulate(readExecution, before, middle);
                 accumulate(updateExecution, middle, after);
             }
             readOnlyOutcomes[0] = client.readsAnswered();
             readOnlyOutcomes[1] = client.readsReissued();
         }
-        Percentiles pingLatency = Percentiles.of(ping);
-        out.printf("%n%-46s %9s %9s %9s %16s%n", "round trip", "p50 us", "p90 us", "p99 us", "p50 / ping p50");
-        print("raw Netty ping-pong, 48-byte frames", pingLatency, pingLatency);
-        print("Eve primary-backup, READ", Percentiles.of(read), pingLatency);
-        print("Eve primary-backup, SEEDED_UPDATE", Percentiles.of(update), pingLatency);
-        print("Eve primary-backup, READ read-only (Eve §6)", Percentiles.of(readOnly), pingLatency);
+        Percentiles ping = Percentiles.of(latency[PING]);
+        Percentiles relayPing = Percentiles.of(latency[RELAY]);
+        out.printf("%n%-46s %9s %9s %9s %9s %9s%n", "round trip", "p50 us", "p90 us", "p99 us", "/ ping", "/ relay");
+        for (int kind = 0; kind < KINDS.length; kind++) {
+            Percentiles these = Percentiles.of(latency[kind]);
+            out.printf(
+                    "%-46s %9.1f %9.1f %9.1f %8.2fx %8.2fx%n",
+                    KINDS[kind],
+                    these.p50(),
+                    these.p90(),
+                    these.p99(),
+                    these.p50() / ping.p50(),
+                    these.p50() / relayPing.p50());
+        }
+        out.printf("(ratios of p50s; the relay is the floor of an ordered request's path: four one-way trips"
+                + " through three processes)%n");
+        out.printf("%nCPU time per round trip, us (all threads of each process; /proc counts in 10 ms ticks)%n");
+        out.printf("%-46s %9s %9s %9s %9s %9s%n", "", "client", "echo", "relay", "node 0", "node 1");
+        for (int kind = 0; kind < KINDS.length; kind++) {
+            out.printf("%-46s", KINDS[kind]);
+            for (long nanos : cpuNanos[kind]) {
+                out.printf(" %9.1f", nanos / 1_000.0 / measured);
+            }
+            out.printf("%n");
+        }
         out.printf(
-                "read-only: %,d answered by both replicas alike, %,d reissued as ordered requests%n",
+                "%nread-only: %,d answered by both replicas alike, %,d reissued as ordered requests%n",
                 readOnlyOutcomes[0], readOnlyOutcomes[1]);
         out.printf(
                 "the primary executed and sealed a batch in %.1f us on average for READ and %.1f us for"
                         + " SEEDED_UPDATE (eve.batch.execution)%n",
                 meanMicros(readExecution), meanMicros(updateExecution));
+        return new Result(
+                List.of(KINDS),
+                Arrays.stream(latency).map(Percentiles::of).toList(),
+                List.of(cpuNanos),
+                readOnlyOutcomes[0]);
     }
 
     private static void accumulate(double[] totals, double[] before, double[] after) {
@@ -163,20 +236,21 @@ public final class LatencyBenchmark {
         }
     }
 
-    private void startReplicas(ChildProcesses children, int[] ports) throws IOException, InterruptedException {
+    private Process[] startReplicas(ChildProcesses children, int[] ports) throws IOException, InterruptedException {
         Path config = children.logDir().resolve("cluster.properties");
         Files.writeString(
                 config,
                 String.join(
                         "\n",
                         "profile=primary-backup",
-                        "nodes=0@127.0.0.1:" + ports[1] + ", 1@127.0.0.1:" + ports[2],
+                        "nodes=0@127.0.0.1:" + ports[2] + ", 1@127.0.0.1:" + ports[3],
                         "executor.threads=2",
-                        "metrics.port=" + ports[3],
+                        "metrics.port=" + ports[4],
                         ""),
                 StandardCharsets.UTF_8);
+        Process[] replicas = new Process[2];
         for (int node = 0; node < 2; node++) {
-            children.start(
+            replicas[node] = children.start(
                     "node-" + node,
                     EveKv.class.getName(),
                     "replica",
@@ -193,8 +267,9 @@ public final class LatencyBenchmark {
                     "--status-every-ms",
                     "10000");
         }
-        awaitStatus(ports[3]);
-        awaitStatus(ports[3] + 1);
+        awaitStatus(ports[4]);
+        awaitStatus(ports[4] + 1);
+        return replicas;
     }
 
     private static void awaitStatus(int port) throws InterruptedException {
@@ -245,17 +320,11 @@ public final class LatencyBenchmark {
         NettyTransport transport = NettyTransport.builder()
                 .self(CLIENT_ID)
                 .peers(Map.of(
-                        0, new InetSocketAddress("127.0.0.1", ports[1]),
-                        1, new InetSocketAddress("127.0.0.1", ports[2])))
+                        0, new InetSocketAddress("127.0.0.1", ports[2]),
+                        1, new InetSocketAddress("127.0.0.1", ports[3])))
                 .build();
         return new EveClient(
                 transport, ClientConfig.of(0, 1).withTimeouts(Duration.ofMillis(600), Duration.ofSeconds(30)));
-    }
-
-    private void print(String what, Percentiles latency, Percentiles ping) {
-        out.printf(
-                "%-46s %9.1f %9.1f %9.1f %15.2fx%n",
-                what, latency.p50(), latency.p90(), latency.p99(), latency.p50() / ping.p50());
     }
 
     /** Latency percentiles in microseconds. */

@@ -1,0 +1,50 @@
+package io.eve.bench.latency;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * CPU time (user and system, all threads) of the processes taking part in a measurement, so a latency can
+ * be read together with what each process spent on it. It reads what the operating system reports
+ * through {@link ProcessHandle.Info#totalCpuDuration()}: on Linux that is {@code /proc/<pid>/stat}, in
+ * clock ticks of 10 ms, so a sample is only as good as the number of requests between two of them.
+ *
+ * <p>Used from one thread.
+ */
+final class CpuMeter {
+    private final List<ProcessHandle> processes;
+
+    CpuMeter(ProcessHandle... processes) {
+        this.processes = List.of(processes);
+    }
+
+    int processes() {
+        return processes.size();
+    }
+
+    /** Each process's CPU time so far, in nanoseconds. */
+    long[] sample() {
+        long[] nanos = new long[processes.size()];
+        for (int i = 0; i < nanos.length; i++) {
+            ProcessHandle process = processes.get(i);
+            nanos[i] = process.info()
+                    .totalCpuDuration()
+                    .map(Duration::toNanos)
+                    .orElseThrow(() -> new IllegalStateException(
+                            "the operating system does not report the CPU time of process " + process.pid()));
+        }
+        return nanos;
+    }
+
+    /**
+     * Adds to {@code totals} what each process spent since {@code mark} (a {@link #sample()}); returns the
+     * new sample, the mark of what follows.
+     */
+    long[] addSince(long[] mark, long[] totals) {
+        long[] now = sample();
+        for (int i = 0; i < now.length; i++) {
+            totals[i] += now[i] - mark[i];
+        }
+        return now;
+    }
+}

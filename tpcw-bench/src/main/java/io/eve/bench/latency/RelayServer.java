@@ -1,0 +1,121 @@
+package io.eve.bench.latency;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The middle of the relayed ping-pong, run as its own process like a primary: every length-prefixed frame
+ * from a client goes on to an {@link EchoServer} in a third process, and what comes back goes to the
+ * client, all from one event loop. A ping through it takes the path of an ordered request in
+ * primary-backup (client to primary, primary to backup, back to the primary, back to the client): four
+ * one-way trips through three processes, with nothing executed, sealed or checked on the way. It is the
+ * floor of that path on the machine at hand.
+ *
+ * <p>Serves one client at a time (the latest connection gets the answers). Runs until killed; exits if the
+ * echo server does not accept within 30 s.
+ *
+ * <p>Usage: {@code RelayServer port echo-port}.
+ */
+public final class RelayServer {
+    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final InetSocketAddress echo;
+    /** The connection to the echo server, made before any client is accepted. */
+    private volatile Channel downstream;
+    /** The latest client's connection, set and read on the one event loop. */
+    private Channel client;
+
+    private RelayServer(InetSocketAddress echo) {
+        this.echo = echo;
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        int port = Integer.parseInt(args[0]);
+        int echoPort = Integer.parseInt(args[1]);
+        new RelayServer(new InetSocketAddress("127.0.0.1", echoPort)).serve(port);
+    }
+
+    /** Connects to the echo server (retrying while it starts), then accepts clients. */
+    private void serve(int port) throws InterruptedException {
+        try {
+            downstream = dial();
+            new ServerBootstrap()
+                    .group(group)
+                    .channel(NioServerSocketChannel.class)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel channel) {
+                            channel.pipeline().addLast(new LengthPrefixedFrames(), new FromClient());
+                        }
+                    })
+                    .bind(new InetSocketAddress("127.0.0.1", port))
+                    .sync()
+                    .channel()
+                    .closeFuture()
+                    .sync();
+        } finally {
+            group.shutdownGracefully();
+        }
+    }
+
+    private Channel dial() throws InterruptedException {
+        Bootstrap bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        channel.pipeline().addLast(new LengthPrefixedFrames(), new FromEcho());
+                    }
+                });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            ChannelFuture connecting = bootstrap.connect(echo).await();
+            if (connecting.isSuccess()) {
+                return connecting.channel();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the echo server on " + echo + " did not accept within 30 s");
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private final class FromClient extends SimpleChannelInboundHandler<byte[]> {
+        @Override
+        public void channelActive(ChannelHandlerContext context) {
+            client = context.channel();
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext context, byte[] frame) {
+            downstream.writeAndFlush(Unpooled.wrappedBuffer(frame));
+        }
+    }
+
+    private final class FromEcho extends SimpleChannelInboundHandler<byte[]> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext context, byte[] frame) {
+            Channel current = client;
+            if (current != null) {
+                current.writeAndFlush(Unpooled.wrappedBuffer(frame));
+            }
+        }
+    }
+}
