@@ -30,12 +30,15 @@ import java.util.function.LongFunction;
 /**
  * Latency of one request at a time against a primary-backup pair, in raw round trips. In one run it
  * measures (1) a ping-pong of 48-byte length-prefixed frames between this JVM and an echo server process
- * over loopback TCP with Netty, and (2) sequential requests from one {@link EveClient} to two replica
- * processes of the key-value sample ({@code eve-kv replica}, no work per request), first READs and then
- * SEEDED_UPDATEs, and READs again through {@link EveClient#read} (Eve §6's read-only optimisation: both
- * replicas answer directly, one round trip on the wire). An ordered request needs two round trips on the
- * wire at least (client to primary and back, primary to backup and back); the rest is execution, sealing,
- * tokens and thread hand-offs.
+ * over loopback TCP with Netty, (2) the same ping through a {@link RelayServer} process that passes it to
+ * the echo server and back (the four one-way trips through three processes of an ordered request, with
+ * nothing else: the floor of that path), and (3) sequential requests from one {@link EveClient} to two
+ * replica processes of the key-value sample ({@code eve-kv replica}, no work per request), first READs and
+ * then SEEDED_UPDATEs, and READs again through {@link EveClient#read} (Eve §6's read-only optimisation:
+ * both replicas answer directly, one round trip on the wire). An ordered request needs two round trips on
+ * the wire at least (client to primary and back, primary to backup and back); the rest is execution,
+ * sealing, tokens and thread hand-offs. Besides latency it reports each process's CPU time per round trip
+ * for every kind ({@link CpuMeter}).
  *
  * <p>Usage: {@code java -cp tpcw-bench/target/benchmarks.jar io.eve.bench.latency.LatencyBenchmark
  * [measured] [warm-up] [log-dir]}, defaults 20,000, 5,000 and {@code tpcw-bench/target/latency}.
