@@ -1,17 +1,11 @@
 package io.eve.bench.latency;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import java.net.InetSocketAddress;
 
 /**
  * The far end of the raw ping-pong, run as its own process like a replica: accepts connections on
@@ -27,21 +21,7 @@ public final class EchoServer {
         int port = Integer.parseInt(args[0]);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try {
-            new ServerBootstrap()
-                    .group(group)
-                    .channel(NioServerSocketChannel.class)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel channel) {
-                            channel.pipeline().addLast(new LengthPrefixedFrames(), new Echo());
-                        }
-                    })
-                    .bind(new InetSocketAddress("127.0.0.1", port))
-                    .sync()
-                    .channel()
-                    .closeFuture()
-                    .sync();
+            FrameEndpoints.listen(group, port, Echo::new).closeFuture().sync();
         } finally {
             group.shutdownGracefully();
         }

@@ -1,17 +1,12 @@
 package io.eve.bench.latency;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -33,29 +28,7 @@ final class PingClient implements AutoCloseable {
 
     /** Connects to the echo server, retrying until it listens or {@code limit} has passed. */
     void connect(InetSocketAddress server, Duration limit) throws InterruptedException {
-        Bootstrap bootstrap = new Bootstrap()
-                .group(group)
-                .channel(NioSocketChannel.class)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel socket) {
-                        socket.pipeline().addLast(new LengthPrefixedFrames(), new Pong());
-                    }
-                });
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (true) {
-            var connecting = bootstrap.connect(server).await();
-            if (connecting.isSuccess()) {
-                channel = connecting.channel();
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException(
-                        "the echo server on " + server + " did not accept within " + limit, connecting.cause());
-            }
-            Thread.sleep(100);
-        }
+        channel = FrameEndpoints.connect(group, server, limit, Pong::new);
     }
 
     /** Sends {@code frame} and waits for it to come back; returns the round trip in nanoseconds. */

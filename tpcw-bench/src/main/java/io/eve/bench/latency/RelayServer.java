@@ -1,22 +1,14 @@
 package io.eve.bench.latency;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /**
  * The middle of the relayed ping-pong, run as its own process like a primary: every length-prefixed frame
@@ -52,48 +44,10 @@ public final class RelayServer {
     /** Connects to the echo server (retrying while it starts), then accepts clients. */
     private void serve(int port) throws InterruptedException {
         try {
-            downstream = dial();
-            new ServerBootstrap()
-                    .group(group)
-                    .channel(NioServerSocketChannel.class)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel channel) {
-                            channel.pipeline().addLast(new LengthPrefixedFrames(), new FromClient());
-                        }
-                    })
-                    .bind(new InetSocketAddress("127.0.0.1", port))
-                    .sync()
-                    .channel()
-                    .closeFuture()
-                    .sync();
+            downstream = FrameEndpoints.connect(group, echo, Duration.ofSeconds(30), FromEcho::new);
+            FrameEndpoints.listen(group, port, FromClient::new).closeFuture().sync();
         } finally {
             group.shutdownGracefully();
-        }
-    }
-
-    private Channel dial() throws InterruptedException {
-        Bootstrap bootstrap = new Bootstrap()
-                .group(group)
-                .channel(NioSocketChannel.class)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel channel) {
-                        channel.pipeline().addLast(new LengthPrefixedFrames(), new FromEcho());
-                    }
-                });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            ChannelFuture connecting = bootstrap.connect(echo).await();
-            if (connecting.isSuccess()) {
-                return connecting.channel();
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("the echo server on " + echo + " did not accept within 30 s");
-            }
-            Thread.sleep(100);
         }
     }
 

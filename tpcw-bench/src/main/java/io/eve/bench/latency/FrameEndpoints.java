@@ -1,0 +1,77 @@
+package io.eve.bench.latency;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * The two ends of the baselines' connections, set up alike for the ping client, the relay and the echo
+ * server: NIO over 127.0.0.1, {@code TCP_NODELAY}, {@link LengthPrefixedFrames} in front of one handler
+ * of the caller's per connection (a new one each time: the handlers are not sharable).
+ */
+final class FrameEndpoints {
+    private static final long RETRY_MILLIS = 100;
+
+    private FrameEndpoints() {}
+
+    /** Accepts connections on 127.0.0.1:{@code port}; returns the listening channel. */
+    static Channel listen(EventLoopGroup group, int port, Supplier<ChannelHandler> handler)
+            throws InterruptedException {
+        return new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(framed(handler))
+                .bind(new InetSocketAddress("127.0.0.1", port))
+                .sync()
+                .channel();
+    }
+
+    /**
+     * Connects to {@code server}, trying again every 100 ms while it is still starting, for at most
+     * {@code limit}.
+     *
+     * @throws IllegalStateException naming the server and the limit if it did not accept in time
+     */
+    static Channel connect(
+            EventLoopGroup group, InetSocketAddress server, Duration limit, Supplier<ChannelHandler> handler)
+            throws InterruptedException {
+        Bootstrap bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .handler(framed(handler));
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            ChannelFuture connecting = bootstrap.connect(server).await();
+            if (connecting.isSuccess()) {
+                return connecting.channel();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException(
+                        "the server on " + server + " did not accept within " + limit, connecting.cause());
+            }
+            Thread.sleep(RETRY_MILLIS);
+        }
+    }
+
+    private static ChannelInitializer<SocketChannel> framed(Supplier<ChannelHandler> handler) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel channel) {
+                channel.pipeline().addLast(new LengthPrefixedFrames(), handler.get());
+            }
+        };
+    }
+}
