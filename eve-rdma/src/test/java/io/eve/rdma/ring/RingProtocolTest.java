@@ -134,23 +134,32 @@ class RingProtocolTest {
         RingHarness ring = new RingHarness(256, 48);
         int total = 100_000;
         AtomicLong maxUnconsumed = new AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        // Both sides back off (spin, yield, then park) when they cannot progress: two threads spinning on a
+        // loaded two-core machine starve each other, and the test timed out under a parallel build.
         Thread writer = new Thread(() -> {
-            for (long seq = 1; seq <= total; ) {
+            int idle = 0;
+            for (long seq = 1; seq <= total && !stop.get(); ) {
                 byte[] payload = RingHarness.payload(seq, (int) (seq % 49));
                 if (ring.writer.tryAppend(seq, payload, 0, payload.length)) {
                     seq++;
+                    idle = 0;
                     maxUnconsumed.accumulateAndGet(ring.writer.unconsumed(), Math::max);
                 } else {
-                    Thread.onSpinWait();
+                    idle = backOff(idle);
                 }
             }
         });
         writer.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        int idle = 0;
         while (ring.seqs.size() < total && System.nanoTime() < deadline) {
+            int before = ring.seqs.size();
             ring.drain();
+            idle = ring.seqs.size() > before ? 0 : backOff(idle);
         }
-        writer.join();
+        stop.set(true);
+        writer.join(TimeUnit.SECONDS.toMillis(5));
         assertThat(ring.seqs).hasSize(total);
         for (int i = 0; i < total; i++) {
             long seq = i + 1;
@@ -159,5 +168,17 @@ class RingProtocolTest {
         }
         assertThat(maxUnconsumed.get()).isLessThanOrEqualTo(256);
         assertThat(List.of(ring.writer.failure() == null)).containsExactly(true);
+    }
+
+    /** Spins, then yields, then parks for 50 us: what a side does when it cannot progress; the next count. */
+    private static int backOff(int idle) {
+        if (idle < 100) {
+            Thread.onSpinWait();
+        } else if (idle < 200) {
+            Thread.yield();
+        } else {
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+        }
+        return idle + 1;
     }
 }
