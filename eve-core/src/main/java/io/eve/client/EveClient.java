@@ -91,6 +91,36 @@ public final class EveClient implements AutoCloseable {
         }
     }
 
+    /**
+     * A client of {@code cluster} over TCP, with a fresh random client id (clients whose lives overlap must
+     * not share one), the cluster's replicas, reply quorum and frame limit, and a 15 s request timeout.
+     */
+    public static EveClient connect(io.eve.config.ClusterConfig cluster) {
+        return connect(
+                cluster,
+                java.util.concurrent.ThreadLocalRandom.current().nextInt(1_000_000, Integer.MAX_VALUE - 100_000));
+    }
+
+    /** As {@link #connect(io.eve.config.ClusterConfig)}, with the client id {@code clientId}. */
+    public static EveClient connect(io.eve.config.ClusterConfig cluster, int clientId) {
+        for (io.eve.config.NodeAddress node : cluster.nodes()) {
+            if (node.id() == clientId) {
+                throw new IllegalArgumentException(
+                        "client id " + clientId + " is a replica's id in " + cluster.nodes());
+            }
+        }
+        java.util.Map<Integer, java.net.InetSocketAddress> peers = new java.util.HashMap<>();
+        for (io.eve.config.NodeAddress node : cluster.nodes()) {
+            peers.put(node.id(), new java.net.InetSocketAddress(node.host(), node.port()));
+        }
+        Transport transport = io.eve.transport.netty.NettyTransport.builder()
+                .self(clientId)
+                .peers(peers)
+                .maxFrameBytes(cluster.maxFrameBytes())
+                .build();
+        return new EveClient(transport, ClientConfig.forCluster(cluster, java.time.Duration.ofSeconds(15)));
+    }
+
     public EveClient(Transport transport, ClientConfig config) {
         this.transport = transport;
         this.config = config;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 
@@ -47,6 +48,8 @@ import java.util.Set;
  * @param rdmaNodes for {@code rdma} and {@code auto}: each replica's RDMA NIC address and control port
  * @param extraProtection quorum profiles: the extra protection mode of Eve §6.3 (on by default for crash,
  *     refused for r >= 1; off for primary-backup, whose own protocol compares both tokens anyway)
+ * @param app the application's own settings: every key of the file that starts with {@code app.}, without
+ *     that prefix (the framework reads none of them; the application reads them in its constructor)
  */
 public record ClusterConfig(
         Profile profile,
@@ -68,7 +71,11 @@ public record ClusterConfig(
         String authKeysFile,
         String transport,
         List<NodeAddress> rdmaNodes,
-        ExtraProtection extraProtection) {
+        ExtraProtection extraProtection,
+        Map<String, String> app) {
+
+    /** The prefix of the keys left to the application (see {@link #app()}). */
+    public static final String APP_PREFIX = "app.";
 
     /**
      * The extra protection mode (Eve §6.3, docs/quorum.md): after {@code afterBatches} consecutive batches whose
@@ -171,6 +178,7 @@ public record ClusterConfig(
 
     public ClusterConfig {
         nodes = List.copyOf(nodes);
+        app = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(app));
         rdmaNodes = List.copyOf(rdmaNodes);
         if (!List.of("netty", "rdma", "auto").contains(transport)) {
             throw new ConfigException("transport = '" + transport + "' is not one of netty, rdma, auto");
@@ -262,10 +270,15 @@ public record ClusterConfig(
 
     /** Validates parsed properties. */
     public static ClusterConfig parse(Properties properties) {
+        Map<String, String> app = new java.util.TreeMap<>();
         for (String key : properties.stringPropertyNames()) {
-            if (!KEYS.contains(key)) {
-                throw new ConfigException(
-                        "unknown setting '" + key + "'; known settings: " + new java.util.TreeSet<>(KEYS));
+            if (key.startsWith(APP_PREFIX) && key.length() > APP_PREFIX.length()) {
+                app.put(
+                        key.substring(APP_PREFIX.length()),
+                        properties.getProperty(key).trim());
+            } else if (!KEYS.contains(key)) {
+                throw new ConfigException("unknown setting '" + key + "'; known settings: "
+                        + new java.util.TreeSet<>(KEYS) + ", and the application's own under '" + APP_PREFIX + "'");
             }
         }
         Profile profile = Profile.parse(required(properties, "profile").toLowerCase(Locale.ROOT));
@@ -293,7 +306,28 @@ public record ClusterConfig(
                 properties.getProperty("rdma.nodes") == null
                         ? List.of()
                         : parseNodes("rdma.nodes", properties.getProperty("rdma.nodes")),
-                ExtraProtection.parse(profile, roles.r(), properties));
+                ExtraProtection.parse(profile, roles.r(), properties),
+                app);
+    }
+
+    /**
+     * The application setting {@code key} (given in the file as {@code app.key}), or {@code fallback}.
+     */
+    public String app(String key, String fallback) {
+        return app.getOrDefault(key, fallback);
+    }
+
+    /** The application setting {@code key} as a whole number, or {@code fallback}; a bad number names the key. */
+    public long app(String key, long fallback) {
+        String value = app.get(key);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(APP_PREFIX + key + " = '" + value + "' is not a whole number");
+        }
     }
 
     /**

@@ -6,6 +6,10 @@ import io.eve.EveException;
 public final class ConfigException extends EveException {
     private static final long serialVersionUID = 1L;
 
+    public ConfigException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
     public ConfigException(String message) {
         super(message);
     }

@@ -32,6 +32,19 @@ class ClusterConfigTest {
     }
 
     @Test
+    void shouldLeaveAppKeysToTheApplicationAndStillRefuseUnknownOnes() throws IOException {
+        ClusterConfig config = parse(VALID + "app.accounts = 1000\napp.bank.name=Tutorial\n");
+        assertThat(config.app()).containsOnlyKeys("accounts", "bank.name");
+        assertThat(config.app("accounts", 5L)).isEqualTo(1000L);
+        assertThat(config.app("bank.name", "")).isEqualTo("Tutorial");
+        assertThat(config.app("missing", 7L)).isEqualTo(7L);
+        assertThatThrownBy(() -> parse(VALID + "app.accounts=many\n").app("accounts", 0L))
+                .hasMessageContaining("app.accounts = 'many'");
+        assertThatThrownBy(() -> parse(VALID + "apps.accounts=1\n")).hasMessageContaining("'apps.accounts'");
+        assertThatThrownBy(() -> parse(VALID + "app.=1\n")).hasMessageContaining("'app.'");
+    }
+
+    @Test
     void shouldOverlapBatchesByDefaultForPrimaryBackupOnly() throws IOException {
         assertThat(parse(VALID + "execution.overlap=on\n").overlapBatches()).isTrue();
         assertThat(parse(VALID + "execution.overlap = OFF\n").overlapBatches()).isFalse();

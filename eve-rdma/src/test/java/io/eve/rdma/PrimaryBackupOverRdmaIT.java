@@ -10,7 +10,8 @@ import io.eve.transport.LocalNetwork;
 import io.eve.transport.RoutedTransport;
 import io.eve.verify.primarybackup.CounterApp;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
-import io.eve.verify.primarybackup.PrimaryBackupReplica;
+import io.eve.verify.primarybackup.PrimaryBackupRoles;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -37,13 +38,13 @@ class PrimaryBackupOverRdmaIT {
         RdmaNodes rdma = new RdmaNodes(fabric::node);
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         CounterApp[] apps = {new CounterApp(), new CounterApp()};
-        PrimaryBackupReplica[] replicas = new PrimaryBackupReplica[2];
+        ReplicaRuntime[] replicas = new ReplicaRuntime[2];
         try (LocalNetwork clients = new LocalNetwork()) {
             for (int node = 0; node < 2; node++) {
-                replicas[node] = PrimaryBackupReplica.builder()
-                        .config(PrimaryBackupConfig.of(0, 1, node)
+                replicas[node] = ReplicaRuntime.builder()
+                        .roles(PrimaryBackupRoles.of(PrimaryBackupConfig.of(0, 1, node)
                                 .withTimeouts(50_000_000L, 2_000_000_000L)
-                                .withBatching(4, 16, 1_000_000L))
+                                .withBatching(4, 16, 1_000_000L)))
                         .transport(new RoutedTransport(rdma.node(node), Set.of(0, 1), clients.join(node)))
                         .application(apps[node])
                         .mixer(KeyConflictMixer.unbounded())
@@ -77,7 +78,7 @@ class PrimaryBackupOverRdmaIT {
             assertThat(replicas[0].view()).isZero();
             assertThat(failures).isEmpty();
         } finally {
-            for (PrimaryBackupReplica replica : replicas) {
+            for (ReplicaRuntime replica : replicas) {
                 if (replica != null) {
                     replica.close();
                 }

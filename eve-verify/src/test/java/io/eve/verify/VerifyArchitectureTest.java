@@ -20,8 +20,9 @@ class VerifyArchitectureTest {
                 .that()
                 .resideInAPackage("io.eve.verify..")
                 .and()
-                .haveNameNotMatching(
-                        ".*\\.(PrimaryBackupReplica|QuorumProcess|AuthenticatingTransport)(\\$.*)?|.*ReplicaMetrics")
+                .resideOutsideOfPackage("io.eve.verify.runtime")
+                .and()
+                .haveNameNotMatching(".*\\.AuthenticatingTransport(\\$.*)?")
                 .should()
                 .callMethod(System.class, "nanoTime")
                 .orShould()
@@ -33,7 +34,7 @@ class VerifyArchitectureTest {
                 .dependOnClassesThat()
                 .areAssignableTo(Thread.class)
                 .because(
-                        "protocol roles take time as an argument; the PrimaryBackupReplica and QuorumProcess shells (and their metrics) bind them"
+                        "protocol roles take time as an argument; the replica runtime (io.eve.verify.runtime) binds them"
                                 + " to threads and clocks, and AuthenticatingTransport is a transport (its clock only rate-limits a log)")
                 .check(MAIN);
     }

@@ -147,6 +147,11 @@ public final class PrimaryBackup {
         }
     }
 
+    /** Whether this replica restarted and has not caught up yet. */
+    public boolean joining() {
+        return joining;
+    }
+
     public boolean isPrimary() {
         return !joining && config.primaryOf(view) == config.self();
     }

@@ -39,6 +39,26 @@ public record PrimaryBackupConfig(
         }
     }
 
+    /**
+     * The settings of node {@code self} of a primary-backup cluster configuration: its two nodes, timeouts and
+     * batching.
+     */
+    public static PrimaryBackupConfig from(io.eve.config.ClusterConfig cluster, int self) {
+        if (cluster.profile() != io.eve.config.ClusterConfig.Profile.PRIMARY_BACKUP) {
+            throw new io.eve.config.ConfigException(
+                    "profile " + cluster.profile().key() + " is not primary-backup");
+        }
+        cluster.node(self); // names the node if it is not in the cluster
+        return new PrimaryBackupConfig(
+                new int[] {cluster.nodes().get(0).id(), cluster.nodes().get(1).id()},
+                self,
+                cluster.heartbeatInterval().toNanos(),
+                cluster.failureTimeout().toNanos(),
+                cluster.pipelineDepth(),
+                cluster.maxBatchSize(),
+                cluster.maxBatchDelay().toNanos());
+    }
+
     /** Defaults: 100 ms heartbeats, 1 s failure timeout, 4 batches in flight, 64 requests, 2 ms delay. */
     public static PrimaryBackupConfig of(int first, int second, int self) {
         return new PrimaryBackupConfig(

@@ -1,5 +1,5 @@
 /**
  * Synchronous primary-backup verification (Eve §6.2): the {@link io.eve.verify.primarybackup.PrimaryBackup}
- * state machine and the {@link io.eve.verify.primarybackup.PrimaryBackupReplica} that runs it.
+ * state machine and {@link io.eve.verify.primarybackup.PrimaryBackupRoles}, its place in the replica runtime.
  */
 package io.eve.verify.primarybackup;

@@ -62,6 +62,31 @@ public record QuorumConfig(
     }
 
     /** As the canonical constructor, with the extra protection mode on for {@code r = 0} and off otherwise. */
+    /** The settings of node {@code self} of a crash or bft cluster configuration. */
+    public static QuorumConfig from(io.eve.config.ClusterConfig cluster, int self) {
+        if (!cluster.profile().quorum()) {
+            throw new io.eve.config.ConfigException(
+                    "profile " + cluster.profile().key() + " is not a quorum profile (crash or bft)");
+        }
+        cluster.node(self); // names the node if it is not in the cluster
+        io.eve.config.ClusterConfig.ExtraProtection protection = cluster.extraProtection();
+        return new QuorumConfig(
+                cluster.u(),
+                cluster.r(),
+                cluster.executionReplicas().stream().mapToInt(Integer::intValue).toArray(),
+                cluster.verifiers().stream().mapToInt(Integer::intValue).toArray(),
+                self,
+                cluster.failureTimeout().toNanos(),
+                cluster.heartbeatInterval().toNanos(),
+                cluster.pipelineDepth(),
+                cluster.maxBatchSize(),
+                cluster.maxBatchDelay().toNanos(),
+                new ExtraProtectionConfig(
+                        protection.enabled(),
+                        protection.afterBatches(),
+                        protection.waitTime().toNanos()));
+    }
+
     public QuorumConfig(
             int u,
             int r,

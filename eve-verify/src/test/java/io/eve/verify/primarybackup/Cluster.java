@@ -4,6 +4,7 @@ import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.transport.LocalNetwork;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ final class Cluster implements AutoCloseable {
     static final int SECOND = 1;
 
     final LocalNetwork network = new LocalNetwork();
-    final PrimaryBackupReplica[] replicas = new PrimaryBackupReplica[2];
+    final ReplicaRuntime[] replicas = new ReplicaRuntime[2];
     final CounterApp[] apps = new CounterApp[2];
     final PausableClock[] clocks = {new PausableClock(), new PausableClock()};
     private final io.eve.mixer.Mixer mixer;
@@ -49,18 +50,23 @@ final class Cluster implements AutoCloseable {
 
     void start(int node, boolean joining) {
         apps[node] = new CounterApp();
-        replicas[node] = PrimaryBackupReplica.builder()
-                .config(config(node))
+        replicas[node] = ReplicaRuntime.builder()
+                .roles(PrimaryBackupRoles.of(config(node), overlap))
                 .transport(network.join(node))
                 .application(apps[node])
                 .mixer(mixer)
                 .executorThreads(4)
-                .overlapBatches(overlap)
                 .joining(joining)
                 .onFailure(failures::add)
                 .nanoClock(clocks[node])
                 .build();
         replicas[node].start();
+    }
+
+    /** Whether node {@code node}'s state machine hears its peer. */
+    boolean peerAlive(int node) {
+        return replicas[node].inspect(
+                roles -> ((PrimaryBackupRoles) roles).machine().peerAlive());
     }
 
     void crash(int node) {
@@ -94,7 +100,7 @@ final class Cluster implements AutoCloseable {
     @Override
     public void close() {
         clients.forEach(EveClient::close);
-        for (PrimaryBackupReplica replica : replicas) {
+        for (ReplicaRuntime replica : replicas) {
             if (replica != null) {
                 replica.close();
             }

@@ -48,7 +48,7 @@ class FaultsIT {
                         .isTrue();
             }
             assertThat(seen).hasSize(80).allMatch(v -> v >= 1 && v <= 80);
-            assertThat(cluster.replicas[FIRST].rollbacks())
+            assertThat(cluster.replicas[FIRST].metrics().rollbacks())
                     .as("misses made the replicas diverge")
                     .isPositive();
             assertThat(cluster.failures).isEmpty();
@@ -103,7 +103,7 @@ class FaultsIT {
             for (int i = 0; i < 20; i++) {
                 value(client.submit(CounterApp.add(i % 3, 1)).get(20, TimeUnit.SECONDS));
             }
-            Cluster.await("the primary goes on alone", () -> !cluster.replicas[FIRST].peerAlive());
+            Cluster.await("the primary goes on alone", () -> !cluster.peerAlive(FIRST));
             cluster.network.setFirewall((from, to, message) -> {
                 if (message instanceof Message.StateTransfer transfer) {
                     transferred.set(transfer.delta().size());
@@ -111,7 +111,9 @@ class FaultsIT {
                 return message;
             });
             cluster.clocks[SECOND].resume();
-            Cluster.await("the backup catches up", () -> cluster.replicas[SECOND].transfersInstalled() > 0);
+            Cluster.await(
+                    "the backup catches up",
+                    () -> cluster.replicas[SECOND].metrics().transfersInstalled() > 0);
             assertThat(value(client.submit(CounterApp.add(0, 1)).get(20, TimeUnit.SECONDS)))
                     .isEqualTo(9);
             long seq = cluster.replicas[FIRST].committed();

@@ -8,6 +8,7 @@ import io.eve.Reply;
 import io.eve.client.EveClient;
 import io.eve.merkle.Digest;
 import io.eve.mixer.conflict.KeyConflictMixer;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ class PrimaryBackupIT {
         return Long.parseLong(new String(reply.payload(), StandardCharsets.UTF_8));
     }
 
-    private static Digest committedRoot(PrimaryBackupReplica replica, long seq) {
+    private static Digest committedRoot(ReplicaRuntime replica, long seq) {
         return replica.stage().state().rootAt(seq);
     }
 
@@ -133,7 +134,7 @@ class PrimaryBackupIT {
             cluster.start(FIRST, true);
             Cluster.await(
                     "the old primary rejoins",
-                    () -> cluster.replicas[SECOND].peerAlive() && cluster.replicas[FIRST].committed() >= 40 - 20);
+                    () -> cluster.peerAlive(SECOND) && cluster.replicas[FIRST].committed() >= 40 - 20);
             for (int i = 0; i < 10; i++) {
                 acknowledged = value(client.submit(CounterApp.add(7, 1)).get(20, TimeUnit.SECONDS));
             }

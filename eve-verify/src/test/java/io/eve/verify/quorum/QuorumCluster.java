@@ -13,6 +13,7 @@ import io.eve.verify.auth.Envelopes;
 import io.eve.verify.auth.MacEvidence;
 import io.eve.verify.auth.MacKeys;
 import io.eve.verify.primarybackup.CounterApp;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,7 @@ import java.util.function.BooleanSupplier;
 final class QuorumCluster implements AutoCloseable {
     final LocalNetwork network = new LocalNetwork();
     final QuorumConfig base;
-    final QuorumProcess[] processes;
+    final ReplicaRuntime[] processes;
     final CounterApp[] apps;
     final List<Throwable> failures = new CopyOnWriteArrayList<>();
     private final Mixer mixer;
@@ -35,7 +36,7 @@ final class QuorumCluster implements AutoCloseable {
         this.mixer = mixer;
         this.keys = MacKeys.insecureForTests(7, base.processes());
         int count = base.processes().length;
-        this.processes = new QuorumProcess[count];
+        this.processes = new ReplicaRuntime[count];
         this.apps = new CounterApp[count];
         for (int node = 0; node < count; node++) {
             start(node, false);
@@ -71,10 +72,9 @@ final class QuorumCluster implements AutoCloseable {
             transport = new AuthenticatingTransport(transport, envelopes);
             evidence = new MacEvidence(envelopes);
         }
-        processes[node] = QuorumProcess.builder()
-                .config(base.withSelf(node))
+        processes[node] = ReplicaRuntime.builder()
+                .roles(QuorumRoles.of(base.withSelf(node), evidence))
                 .transport(transport)
-                .evidence(evidence)
                 .application(apps[node])
                 .mixer(mixer)
                 .executorThreads(2)
@@ -99,10 +99,10 @@ final class QuorumCluster implements AutoCloseable {
     }
 
     /** Waits until every execution replica in {@code nodes} committed the same state, and returns its summary. */
-    QuorumProcess.StateSummary awaitEqualStates(int... nodes) {
-        QuorumProcess.StateSummary[] seen = new QuorumProcess.StateSummary[1];
+    ReplicaRuntime.StateSummary awaitEqualStates(int... nodes) {
+        ReplicaRuntime.StateSummary[] seen = new ReplicaRuntime.StateSummary[1];
         await("equal committed states on " + java.util.Arrays.toString(nodes), () -> {
-            QuorumProcess.StateSummary first = processes[nodes[0]].summary();
+            ReplicaRuntime.StateSummary first = processes[nodes[0]].summary();
             for (int node : nodes) {
                 if (!processes[node].summary().equals(first)) {
                     return false;
@@ -132,7 +132,7 @@ final class QuorumCluster implements AutoCloseable {
     @Override
     public void close() {
         clients.forEach(EveClient::close);
-        for (QuorumProcess process : processes) {
+        for (ReplicaRuntime process : processes) {
             if (process != null) {
                 process.close();
             }

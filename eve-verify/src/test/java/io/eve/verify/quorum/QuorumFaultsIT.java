@@ -28,13 +28,13 @@ class QuorumFaultsIT {
         try (QuorumCluster cluster = created;
                 CounterLoad load = new CounterLoad(cluster, 4)) {
             load.awaitProgress(50);
-            long rollbacksBefore = cluster.processes[1].rollbacks();
+            long rollbacksBefore = cluster.processes[1].metrics().rollbacks();
             cluster.apps[1].corruptNext.set(3);
             QuorumCluster.await(
                     "the divergent replica is repaired",
-                    () -> cluster.processes[1].transfersInstalled() > 0
+                    () -> cluster.processes[1].metrics().transfersInstalled() > 0
                             || (cluster.apps[1].corruptNext.get() == 0
-                                    && cluster.processes[1].rollbacks() > rollbacksBefore));
+                                    && cluster.processes[1].metrics().rollbacks() > rollbacksBefore));
             load.awaitProgress(100);
             load.stop();
             cluster.awaitEqualStates(0, 1, 2);

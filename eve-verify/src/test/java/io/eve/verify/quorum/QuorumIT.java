@@ -2,6 +2,7 @@ package io.eve.verify.quorum;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -26,11 +27,11 @@ class QuorumIT {
             QuorumCluster.await(
                     "exactly one execution primary",
                     () -> Arrays.stream(cluster.processes)
-                                    .filter(QuorumProcess::isPrimary)
+                                    .filter(ReplicaRuntime::isPrimary)
                                     .count()
                             == 1);
-            for (QuorumProcess process : cluster.processes) {
-                assertThat(process.role())
+            for (ReplicaRuntime process : cluster.processes) {
+                assertThat(process.status().roles())
                         .isEqualTo(
                                 process.isPrimary() ? "execution primary + verifier" : "execution replica + verifier");
             }
@@ -49,9 +50,11 @@ class QuorumIT {
             for (int node = 0; node < 3; node++) {
                 load.assertState(cluster.apps[node]);
             }
-            assertThat(cluster.processes[3].role()).isEqualTo("verifier");
+            assertThat(cluster.processes[3].status().roles()).isEqualTo("verifier");
             assertThat(cluster.processes[3].summary()).isNull();
-            QuorumCluster.await("the verifier-only process commits", () -> cluster.processes[3].verified() > 0);
+            QuorumCluster.await(
+                    "the verifier-only process commits",
+                    () -> cluster.processes[3].status().verifiedSeq() > 0);
             assertThat(cluster.failures).isEmpty();
         }
     }
@@ -74,7 +77,8 @@ class QuorumIT {
             load.awaitProgress(100);
             cluster.start(2, true);
             QuorumCluster.await(
-                    "the restarted replica catches up", () -> cluster.processes[2].transfersInstalled() > 0);
+                    "the restarted replica catches up",
+                    () -> cluster.processes[2].metrics().transfersInstalled() > 0);
             load.awaitProgress(100);
             load.stop();
             cluster.awaitEqualStates(0, 1, 2);

@@ -20,7 +20,7 @@ import java.util.function.LongSupplier;
 /**
  * One incarnation of a replica: a real {@link PrimaryBackup} machine and a real {@link ExecutionStage}
  * whose operations take simulated time and run strictly one after another in the order the machine asked
- * for them, as on the runtime's stage thread ({@code PrimaryBackupReplica.Bindings}). A crash ends the
+ * for them, as on the runtime's stage thread ({@code ReplicaRuntime.Bindings}). A crash ends the
  * incarnation; a restart builds a new one with fresh state.
  */
 final class SimReplica {

@@ -1,5 +1,6 @@
 package io.eve.samples.cli;
 
+import io.eve.server.launch.Launcher;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,7 +12,8 @@ import picocli.CommandLine.Command;
         name = "eve-kv",
         mixinStandardHelpOptions = true,
         version = "eve-kv 0.1.0",
-        description = "The Eve key-value sample: replicas, clients and a multi-process demo.",
+        description = "Eve for the JVM: replicas of the key-value sample or of any application (--app), clients,"
+                + " and a multi-process demo.",
         subcommands = {ReplicaCommand.class, ClientCommand.class, DemoCommand.class, KeysCommand.class})
 public final class EveKv implements Runnable {
     @CommandLine.Spec
@@ -24,6 +26,8 @@ public final class EveKv implements Runnable {
     /** The command line, reporting a failure as one line (the exception's message) and exit code 1. */
     static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new EveKv());
+        // Any application's client command (docs/tutorial.md), as the launcher of eve-server runs it.
+        commandLine.addSubcommand("app-client", new Launcher.ClientProcess());
         commandLine.setExecutionExceptionHandler((failure, command, parsed) -> {
             command.getErr().println("error: " + failure.getMessage());
             return 1;

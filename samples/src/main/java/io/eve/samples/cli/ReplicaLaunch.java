@@ -21,8 +21,8 @@ public final class ReplicaLaunch {
     private ReplicaLaunch() {}
 
     /**
-     * What a replica's {@code /status} says. {@code role} is "primary" or "backup" for primary-backup, or
-     * the quorum process's roles ("execution primary + verifier", "verifier", ...); a quorum process without
+     * What a replica's {@code /status} says ({@link io.eve.ReplicaStatus#toJson()}). {@code role} is the
+     * node's roles in words: "primary" or "backup" for primary-backup, or the quorum process's roles ("execution primary + verifier", "verifier", ...); a quorum process without
      * an execution replica reports {@code stableSeq} -1 and an empty root.
      */
     public record Status(
@@ -52,7 +52,7 @@ public final class ReplicaLaunch {
                     Long.parseLong(field(fields, "transfers")),
                     Long.parseLong(field(fields, "transferBytes")),
                     Long.parseLong(field(fields, "replies")),
-                    fields.getOrDefault("role", fields.get("primary").equals("true") ? "primary" : "backup"));
+                    field(fields, "roles"));
         }
 
         private static String field(Map<String, String> fields, String name) {
@@ -116,6 +116,15 @@ public final class ReplicaLaunch {
 
     /** The command that starts replica {@code node} of {@code config} with this JVM and class path. */
     public static List<String> replicaCommand(Path config, int node, boolean join, List<String> jvmOptions) {
+        return replicaCommand(config, node, join, jvmOptions, List.of());
+    }
+
+    /**
+     * As {@link #replicaCommand(Path, int, boolean, List)}, with {@code replicaArgs} after the replica's own
+     * ({@code --app CLASS}, say).
+     */
+    public static List<String> replicaCommand(
+            Path config, int node, boolean join, List<String> jvmOptions, List<String> replicaArgs) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -131,6 +140,7 @@ public final class ReplicaLaunch {
         if (join) {
             command.add("--join");
         }
+        command.addAll(replicaArgs);
         return command;
     }
 }

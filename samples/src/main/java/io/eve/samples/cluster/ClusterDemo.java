@@ -12,7 +12,8 @@ import io.eve.samples.kv.KvRequest;
 import io.eve.samples.kv.WorkKind;
 import io.eve.transport.LocalNetwork;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
-import io.eve.verify.primarybackup.PrimaryBackupReplica;
+import io.eve.verify.primarybackup.PrimaryBackupRoles;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ public final class ClusterDemo {
     private final Settings settings;
     private final PrintStream out;
     private final LocalNetwork network = new LocalNetwork();
-    private final PrimaryBackupReplica[] replicas = new PrimaryBackupReplica[2];
+    private final ReplicaRuntime[] replicas = new ReplicaRuntime[2];
     private final List<Throwable> failures = new CopyOnWriteArrayList<>();
     private final AtomicLong acknowledged = new AtomicLong();
     private final AtomicLong wrongReplies = new AtomicLong();
@@ -95,8 +96,9 @@ public final class ClusterDemo {
                 .workMicros(settings.workMicros())
                 .workKind(WorkKind.BLOCKING)
                 .build();
-        replicas[node] = PrimaryBackupReplica.builder()
-                .config(PrimaryBackupConfig.of(0, 1, node).withTimeouts(50_000_000L, 1_000_000_000L))
+        replicas[node] = ReplicaRuntime.builder()
+                .roles(PrimaryBackupRoles.of(
+                        PrimaryBackupConfig.of(0, 1, node).withTimeouts(50_000_000L, 1_000_000_000L)))
                 .transport(network.join(node))
                 .application(store)
                 .mixer(KeyConflictMixer.unbounded())
@@ -177,7 +179,7 @@ public final class ClusterDemo {
     private String status() {
         StringBuilder line = new StringBuilder();
         for (int node = 0; node < 2; node++) {
-            PrimaryBackupReplica replica = replicas[node];
+            ReplicaRuntime replica = replicas[node];
             if (replica == null || replica.failed()) {
                 line.append(" node ").append(node).append(": down");
                 continue;
@@ -198,11 +200,11 @@ public final class ClusterDemo {
     }
 
     private boolean report() throws InterruptedException {
-        PrimaryBackupReplica primary = replicas[1];
-        PrimaryBackupReplica rejoined = replicas[0];
+        ReplicaRuntime primary = replicas[1];
+        ReplicaRuntime rejoined = replicas[0];
         // Read each replica's committed state on its own stage thread, and wait until both stand on the same batch.
-        PrimaryBackupReplica.StateSummary first = primary.summary();
-        PrimaryBackupReplica.StateSummary second = rejoined.summary();
+        ReplicaRuntime.StateSummary first = primary.summary();
+        ReplicaRuntime.StateSummary second = rejoined.summary();
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (first.stableSeq() != second.stableSeq() && System.nanoTime() < deadline) {
             Thread.sleep(20);
@@ -226,7 +228,7 @@ public final class ClusterDemo {
                 primaryRoot,
                 agree ? "agree" : "DISAGREE");
         failures.forEach(failure -> out.println("failure: " + failure));
-        for (PrimaryBackupReplica replica : replicas) {
+        for (ReplicaRuntime replica : replicas) {
             replica.close();
         }
         network.close();

@@ -9,7 +9,8 @@ import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.mixer.experiment.FalseNegativeMixer;
 import io.eve.transport.LocalNetwork;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
-import io.eve.verify.primarybackup.PrimaryBackupReplica;
+import io.eve.verify.primarybackup.PrimaryBackupRoles;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,12 +81,13 @@ public final class RaceTable {
         try (LocalNetwork network = new LocalNetwork()) {
             List<Throwable> failures = new ArrayList<>();
             RacyCounter[] apps = new RacyCounter[2];
-            PrimaryBackupReplica[] replicas = new PrimaryBackupReplica[2];
+            ReplicaRuntime[] replicas = new ReplicaRuntime[2];
             for (int node = 0; node < 2; node++) {
                 apps[node] =
                         RacyCounter.builder().raceProbability(RACE_PROBABILITY).build();
-                replicas[node] = PrimaryBackupReplica.builder()
-                        .config(PrimaryBackupConfig.of(0, 1, node).withBatching(1, 32, 5_000_000L))
+                replicas[node] = ReplicaRuntime.builder()
+                        .roles(PrimaryBackupRoles.of(
+                                PrimaryBackupConfig.of(0, 1, node).withBatching(1, 32, 5_000_000L)))
                         .transport(network.join(node))
                         .application(apps[node])
                         .mixer(mixer)
@@ -124,7 +126,7 @@ public final class RaceTable {
                 Thread.sleep(10);
             }
             eveClients.forEach(EveClient::close);
-            for (PrimaryBackupReplica replica : replicas) {
+            for (ReplicaRuntime replica : replicas) {
                 replica.close();
             }
             synchronized (failures) {

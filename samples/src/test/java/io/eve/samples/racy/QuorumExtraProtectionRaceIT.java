@@ -7,7 +7,7 @@ import io.eve.client.EveClient;
 import io.eve.transport.LocalNetwork;
 import io.eve.verify.quorum.ExtraProtectionConfig;
 import io.eve.verify.quorum.QuorumConfig;
-import io.eve.verify.quorum.QuorumProcess;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -79,7 +79,7 @@ class QuorumExtraProtectionRaceIT {
     private static Run run(String mode, ExtraProtectionConfig protection) throws Exception {
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         RacyCounter[] apps = new RacyCounter[3];
-        QuorumProcess[] processes = new QuorumProcess[3];
+        ReplicaRuntime[] processes = new ReplicaRuntime[3];
         List<EveClient> clients = new ArrayList<>();
         long started = System.nanoTime();
         long viewChanges = 0;
@@ -102,12 +102,12 @@ class QuorumExtraProtectionRaceIT {
                     }
                 }
                 awaitEqualStates(processes);
-                for (QuorumProcess process : processes) {
-                    viewChanges = Math.max(viewChanges, process.viewChangesStarted());
+                for (ReplicaRuntime process : processes) {
+                    viewChanges = Math.max(viewChanges, process.status().viewChanges());
                 }
             } finally {
                 clients.forEach(EveClient::close);
-                for (QuorumProcess process : processes) {
+                for (ReplicaRuntime process : processes) {
                     if (process != null) {
                         process.close();
                     }
@@ -141,10 +141,10 @@ class QuorumExtraProtectionRaceIT {
                 requests / seconds);
     }
 
-    private static void awaitEqualStates(QuorumProcess[] processes) throws InterruptedException {
+    private static void awaitEqualStates(ReplicaRuntime[] processes) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
-            QuorumProcess.StateSummary first = processes[0].summary();
+            ReplicaRuntime.StateSummary first = processes[0].summary();
             if (first.equals(processes[1].summary()) && first.equals(processes[2].summary())) {
                 return;
             }

@@ -6,7 +6,7 @@ import io.eve.Reply;
 import io.eve.client.EveClient;
 import io.eve.transport.LocalNetwork;
 import io.eve.verify.quorum.QuorumConfig;
-import io.eve.verify.quorum.QuorumProcess;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,7 +35,7 @@ class QuorumRaceIT {
     void shouldMaskManifestationsOnAtMostUReplicasWithTheCrashProfile() throws Exception {
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         RacyCounter[] apps = new RacyCounter[3];
-        QuorumProcess[] processes = new QuorumProcess[3];
+        ReplicaRuntime[] processes = new ReplicaRuntime[3];
         List<EveClient> clients = new ArrayList<>();
         try (LocalNetwork network = new LocalNetwork()) {
             try {
@@ -56,7 +56,7 @@ class QuorumRaceIT {
                 awaitEqualStates(processes);
             } finally {
                 clients.forEach(EveClient::close);
-                for (QuorumProcess process : processes) {
+                for (ReplicaRuntime process : processes) {
                     if (process != null) {
                         process.close();
                     }
@@ -91,10 +91,10 @@ class QuorumRaceIT {
         assertThat(apps[2].value()).isEqualTo(apps[0].value());
     }
 
-    private static void awaitEqualStates(QuorumProcess[] processes) throws InterruptedException {
+    private static void awaitEqualStates(ReplicaRuntime[] processes) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
-            QuorumProcess.StateSummary first = processes[0].summary();
+            ReplicaRuntime.StateSummary first = processes[0].summary();
             if (first.equals(processes[1].summary()) && first.equals(processes[2].summary())) {
                 return;
             }

@@ -5,7 +5,8 @@ import io.eve.client.EveClient;
 import io.eve.mixer.GroupAllMixer;
 import io.eve.transport.LocalNetwork;
 import io.eve.verify.quorum.QuorumConfig;
-import io.eve.verify.quorum.QuorumProcess;
+import io.eve.verify.quorum.QuorumRoles;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.time.Duration;
 import java.util.List;
 
@@ -23,12 +24,12 @@ final class RacyQuorum {
             QuorumConfig base,
             double raceProbability,
             RacyCounter[] apps,
-            QuorumProcess[] processes,
+            ReplicaRuntime[] processes,
             List<Throwable> failures) {
         for (int node = 0; node < 3; node++) {
             apps[node] = RacyCounter.builder().raceProbability(raceProbability).build();
-            processes[node] = QuorumProcess.builder()
-                    .config(base.withSelf(node))
+            processes[node] = ReplicaRuntime.builder()
+                    .roles(QuorumRoles.of(base.withSelf(node)))
                     .transport(network.join(node))
                     .application(apps[node])
                     .mixer(new GroupAllMixer())

@@ -8,13 +8,14 @@ import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.mixer.experiment.FalseNegativeMixer;
 import io.eve.mixer.experiment.FalsePositiveMixer;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
-import io.eve.verify.primarybackup.PrimaryBackupReplica;
+import io.eve.verify.primarybackup.PrimaryBackupRoles;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A primary-backup pair of {@link PrimaryBackupReplica}s in this JVM, over the in-JVM
+ * A primary-backup pair of {@link ReplicaRuntime}s in this JVM, over the in-JVM
  * {@code LocalNetwork} or over Netty on loopback. With the {@link SequentialMixer} and one execution
  * thread it is traditional agree-then-execute replication; with Eve's {@link KeyConflictMixer} (made
  * deliberately wrong by the workload's false-negative and false-positive rates) and T threads it is Eve.
@@ -89,13 +90,14 @@ final class PrimaryBackupMode implements Mode {
         Pair pair = new Pair(netty);
         try {
             for (int node = 0; node < 2; node++) {
-                PrimaryBackupReplica replica = PrimaryBackupReplica.builder()
-                        .config(PrimaryBackupConfig.of(0, 1, node).withBatching(4, workload.maxBatchSize(), 1_000_000L))
+                ReplicaRuntime replica = ReplicaRuntime.builder()
+                        .roles(PrimaryBackupRoles.of(
+                                PrimaryBackupConfig.of(0, 1, node).withBatching(4, workload.maxBatchSize(), 1_000_000L),
+                                overlap))
                         .transport(pair.serverTransport(node))
                         .application(workload.newStore())
                         .mixer(parallel ? mixerFor(workload) : new SequentialMixer())
                         .executorThreads(parallel ? workload.threads() : 1)
-                        .overlapBatches(overlap)
                         .build();
                 replica.start();
                 pair.replicas.add(replica);
@@ -116,7 +118,7 @@ final class PrimaryBackupMode implements Mode {
 
     /** The running pair and its clients. */
     private static final class Pair extends ReplicatedRunning {
-        final List<PrimaryBackupReplica> replicas = new ArrayList<>();
+        final List<ReplicaRuntime> replicas = new ArrayList<>();
 
         Pair(boolean netty) {
             super(netty, FIRST_CLIENT);
@@ -125,14 +127,14 @@ final class PrimaryBackupMode implements Mode {
         @Override
         public Check check() throws InterruptedException {
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            PrimaryBackupReplica.StateSummary first = replicas.get(0).summary();
-            PrimaryBackupReplica.StateSummary second = replicas.get(1).summary();
+            ReplicaRuntime.StateSummary first = replicas.get(0).summary();
+            ReplicaRuntime.StateSummary second = replicas.get(1).summary();
             while (first.stableSeq() != second.stableSeq() && System.nanoTime() < deadline) {
                 Thread.sleep(20);
                 first = replicas.get(0).summary();
                 second = replicas.get(1).summary();
             }
-            boolean failed = replicas.stream().anyMatch(PrimaryBackupReplica::failed);
+            boolean failed = replicas.stream().anyMatch(ReplicaRuntime::failed);
             boolean sameSeq = first.stableSeq() == second.stableSeq();
             boolean rootsEqual = sameSeq && first.stableRoot().equals(second.stableRoot());
             long rollbacks = replicas.get(0).metrics().rollbacks();
@@ -153,7 +155,7 @@ final class PrimaryBackupMode implements Mode {
 
         @Override
         void closeReplicas() {
-            replicas.forEach(PrimaryBackupReplica::close);
+            replicas.forEach(ReplicaRuntime::close);
         }
     }
 }

@@ -12,7 +12,8 @@ import io.eve.verify.auth.MacKeys;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.ExtraProtectionConfig;
 import io.eve.verify.quorum.QuorumConfig;
-import io.eve.verify.quorum.QuorumProcess;
+import io.eve.verify.quorum.QuorumRoles;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import java.util.List;
 /**
  * Eve's quorum profiles in this JVM, over the in-JVM {@code LocalNetwork} or over Netty on loopback (the
  * comparison with Raft, which talks TCP). The crash profile (u = 1, r = 0, Eve §6.1): three
- * {@link QuorumProcess}es, each an execution replica and a verifier; clients accept the first reply. The
+ * {@link ReplicaRuntime}es, each an execution replica and a verifier; clients accept the first reply. The
  * bft profile (u = r = 1): four processes hosting verifiers, the first three also execution replicas,
  * every message between them authenticated with HMAC-SHA256 tag vectors as the CLI runs it (keys fresh
  * for each point); clients accept r + 1 = 2 matching replies.
@@ -110,10 +111,9 @@ final class QuorumMode implements Mode {
                     transport = new AuthenticatingTransport(transport, envelopes);
                     evidence = new MacEvidence(envelopes);
                 }
-                QuorumProcess process = QuorumProcess.builder()
-                        .config(base.withSelf(node))
+                ReplicaRuntime process = ReplicaRuntime.builder()
+                        .roles(QuorumRoles.of(base.withSelf(node), evidence))
                         .transport(transport)
-                        .evidence(evidence)
                         .application(workload.newStore())
                         .mixer(PrimaryBackupMode.mixerFor(workload))
                         .executorThreads(workload.threads())
@@ -139,7 +139,7 @@ final class QuorumMode implements Mode {
 
     /** The running processes and their clients. */
     private static final class Cluster extends ReplicatedRunning {
-        final List<QuorumProcess> processes = new ArrayList<>();
+        final List<ReplicaRuntime> processes = new ArrayList<>();
         private final int executionReplicas;
 
         /** The first {@code executionReplicas} processes execute; the others only verify. */
@@ -151,22 +151,22 @@ final class QuorumMode implements Mode {
         @Override
         public Check check() throws InterruptedException {
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            List<QuorumProcess.StateSummary> summaries = summaries();
+            List<ReplicaRuntime.StateSummary> summaries = summaries();
             while (!sameSeq(summaries) && System.nanoTime() - deadline < 0) {
                 Thread.sleep(20);
                 summaries = summaries();
             }
-            boolean failed = processes.stream().anyMatch(QuorumProcess::failed);
+            boolean failed = processes.stream().anyMatch(ReplicaRuntime::failed);
             boolean rootsEqual = sameSeq(summaries)
                     && summaries.stream()
-                                    .map(QuorumProcess.StateSummary::stableRoot)
+                                    .map(ReplicaRuntime.StateSummary::stableRoot)
                                     .distinct()
                                     .count()
                             == 1;
             long rollbacks =
-                    processes.stream().mapToLong(QuorumProcess::rollbacks).sum();
+                    processes.stream().mapToLong(p -> p.metrics().rollbacks()).sum();
             StringBuilder seqs = new StringBuilder();
-            for (QuorumProcess.StateSummary summary : summaries) {
+            for (ReplicaRuntime.StateSummary summary : summaries) {
                 seqs.append(seqs.length() == 0 ? "" : "/").append(summary.stableSeq());
             }
             String detail = String.format(
@@ -174,24 +174,22 @@ final class QuorumMode implements Mode {
                     seqs,
                     rootsEqual ? "equal" : "DIFFERENT",
                     rollbacks,
-                    processes.stream()
-                            .mapToLong(QuorumProcess::viewChangesStarted)
-                            .sum(),
+                    processes.stream().mapToLong(p -> p.status().viewChanges()).sum(),
                     processes.get(0).stage().preparedBatches());
             return new Check(!failed && rootsEqual, rootsEqual, rollbacks, detail);
         }
 
-        private List<QuorumProcess.StateSummary> summaries() {
-            List<QuorumProcess.StateSummary> summaries = new ArrayList<>();
-            for (QuorumProcess process : processes.subList(0, Math.min(executionReplicas, processes.size()))) {
+        private List<ReplicaRuntime.StateSummary> summaries() {
+            List<ReplicaRuntime.StateSummary> summaries = new ArrayList<>();
+            for (ReplicaRuntime process : processes.subList(0, Math.min(executionReplicas, processes.size()))) {
                 summaries.add(process.summary());
             }
             return summaries;
         }
 
-        private static boolean sameSeq(List<QuorumProcess.StateSummary> summaries) {
+        private static boolean sameSeq(List<ReplicaRuntime.StateSummary> summaries) {
             return summaries.stream()
-                            .mapToLong(QuorumProcess.StateSummary::stableSeq)
+                            .mapToLong(ReplicaRuntime.StateSummary::stableSeq)
                             .distinct()
                             .count()
                     == 1;
@@ -199,7 +197,7 @@ final class QuorumMode implements Mode {
 
         @Override
         void closeReplicas() {
-            processes.forEach(QuorumProcess::close);
+            processes.forEach(ReplicaRuntime::close);
         }
     }
 }

@@ -9,7 +9,8 @@ import io.eve.tpcw.TpcwApplication;
 import io.eve.tpcw.schema.Scale;
 import io.eve.transport.LocalNetwork;
 import io.eve.verify.quorum.QuorumConfig;
-import io.eve.verify.quorum.QuorumProcess;
+import io.eve.verify.quorum.QuorumRoles;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -29,17 +30,17 @@ final class CrashTarget implements Target {
 
     private final LocalNetwork network = new LocalNetwork();
     private final ReplicatedDatabases databases = new ReplicatedDatabases();
-    private final List<QuorumProcess> processes = new ArrayList<>();
+    private final List<ReplicaRuntime> processes = new ArrayList<>();
     private final Map<Long, EveClient> clients = new ConcurrentHashMap<>();
 
     CrashTarget(String name, Scale scale, long seed, int threads, int cartPartitions, int maxBatch) throws Exception {
         try {
             for (int node : PROCESSES) {
                 H2State state = databases.add(name, node, scale, seed);
-                processes.add(QuorumProcess.builder()
-                        .config(QuorumConfig.crash(PROCESSES, node)
+                processes.add(ReplicaRuntime.builder()
+                        .roles(QuorumRoles.of(QuorumConfig.crash(PROCESSES, node)
                                 .withTimeouts(10_000_000_000L, 100_000_000L)
-                                .withBatching(4, maxBatch, 1_000_000L))
+                                .withBatching(4, maxBatch, 1_000_000L)))
                         .transport(network.join(node))
                         .application(new TpcwApplication(state, scale.items(), cartPartitions))
                         .mixer(KeyConflictMixer.unbounded())
@@ -48,7 +49,7 @@ final class CrashTarget implements Target {
                         .meterRegistry(databases.registry(node))
                         .build());
             }
-            processes.forEach(QuorumProcess::start);
+            processes.forEach(ReplicaRuntime::start);
         } catch (Exception | Error e) {
             close();
             throw e;
@@ -71,8 +72,8 @@ final class CrashTarget implements Target {
     @Override
     public PipelineCounters counters() {
         long rollbacks = 0;
-        for (QuorumProcess process : processes) {
-            rollbacks += process.rollbacks();
+        for (ReplicaRuntime process : processes) {
+            rollbacks += process.metrics().rollbacks();
         }
         return databases.counters(rollbacks);
     }
@@ -95,7 +96,7 @@ final class CrashTarget implements Target {
     @Override
     public void close() {
         clients.values().forEach(EveClient::close);
-        processes.forEach(QuorumProcess::close);
+        processes.forEach(ReplicaRuntime::close);
         network.close();
         databases.close();
     }

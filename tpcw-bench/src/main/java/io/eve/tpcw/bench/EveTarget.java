@@ -9,7 +9,8 @@ import io.eve.tpcw.TpcwApplication;
 import io.eve.tpcw.schema.Scale;
 import io.eve.transport.LocalNetwork;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
-import io.eve.verify.primarybackup.PrimaryBackupReplica;
+import io.eve.verify.primarybackup.PrimaryBackupRoles;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -27,17 +28,17 @@ import java.util.concurrent.ConcurrentHashMap;
 final class EveTarget implements Target {
     private final LocalNetwork network = new LocalNetwork();
     private final ReplicatedDatabases databases = new ReplicatedDatabases();
-    private final List<PrimaryBackupReplica> replicas = new ArrayList<>();
+    private final List<ReplicaRuntime> replicas = new ArrayList<>();
     private final Map<Long, EveClient> clients = new ConcurrentHashMap<>();
 
     EveTarget(String name, Scale scale, long seed, int threads, int cartPartitions, int maxBatch) throws Exception {
         try {
             for (int node = 0; node < 2; node++) {
                 H2State state = databases.add(name, node, scale, seed);
-                PrimaryBackupReplica replica = PrimaryBackupReplica.builder()
-                        .config(PrimaryBackupConfig.of(0, 1, node)
+                ReplicaRuntime replica = ReplicaRuntime.builder()
+                        .roles(PrimaryBackupRoles.of(PrimaryBackupConfig.of(0, 1, node)
                                 .withTimeouts(100_000_000L, 10_000_000_000L)
-                                .withBatching(4, maxBatch, 1_000_000L))
+                                .withBatching(4, maxBatch, 1_000_000L)))
                         .transport(network.join(node))
                         .application(new TpcwApplication(state, scale.items(), cartPartitions))
                         .mixer(KeyConflictMixer.unbounded())
@@ -47,7 +48,7 @@ final class EveTarget implements Target {
                         .build();
                 replicas.add(replica);
             }
-            replicas.forEach(PrimaryBackupReplica::start);
+            replicas.forEach(ReplicaRuntime::start);
         } catch (Exception | Error e) {
             close();
             throw e;
@@ -68,7 +69,7 @@ final class EveTarget implements Target {
     @Override
     public PipelineCounters counters() {
         long rollbacks = 0;
-        for (PrimaryBackupReplica replica : replicas) {
+        for (ReplicaRuntime replica : replicas) {
             rollbacks += replica.metrics().rollbacks();
         }
         return databases.counters(rollbacks);
@@ -92,7 +93,7 @@ final class EveTarget implements Target {
     @Override
     public void close() {
         clients.values().forEach(EveClient::close);
-        replicas.forEach(PrimaryBackupReplica::close);
+        replicas.forEach(ReplicaRuntime::close);
         network.close();
         databases.close();
     }

@@ -1,4 +1,4 @@
-package io.eve.verify.primarybackup;
+package io.eve.verify.runtime;
 
 import io.eve.Reply;
 import io.eve.execution.Executed;
@@ -118,6 +118,11 @@ public final class ReplicaMetrics {
 
     public long repliesReleased() {
         return (long) repliesReleased.count();
+    }
+
+    /** State transfers installed so far. */
+    public long transfersInstalled() {
+        return (long) transfers.count();
     }
 
     public long rollbacks() {

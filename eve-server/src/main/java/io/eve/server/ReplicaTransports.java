@@ -1,4 +1,4 @@
-package io.eve.samples.cli;
+package io.eve.server;
 
 import io.eve.config.ClusterConfig;
 import io.eve.config.NodeAddress;

@@ -1,0 +1,208 @@
+package io.eve.verify.quorum;
+
+import io.eve.Replica;
+import io.eve.Reply;
+import io.eve.batch.Batch;
+import io.eve.execution.Token;
+import io.eve.protocol.Message;
+import io.eve.verify.runtime.HostedRoles;
+import io.eve.verify.runtime.ReplicaHost;
+import io.eve.verify.runtime.RoleStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A quorum process's roles in the replica runtime (crash and bft profiles, docs/quorum.md): an {@link
+ * ExecutionReplica}, a {@link Verifier}, or both, as the configuration gives the node. Messages for the
+ * verifier go to it, the rest to the execution replica; a message one role sends to this node reaches the
+ * other through the runtime's mailbox, after the current event. Confined to the runtime's protocol mailbox.
+ */
+public final class QuorumRoles implements HostedRoles {
+    private static final Logger LOG = LoggerFactory.getLogger(QuorumRoles.class);
+
+    private final ReplicaHost host;
+    private final ExecutionReplica replica;
+    private final Verifier verifier;
+
+    private QuorumRoles(QuorumConfig config, Evidence evidence, ReplicaHost host, boolean joining, LongSupplier seeds) {
+        this.host = host;
+        this.replica = config.hostsExecution() ? new ExecutionReplica(config, new Bindings(), joining, seeds) : null;
+        this.verifier = config.hostsVerifier() ? new Verifier(config, host::send, evidence, joining) : null;
+    }
+
+    /**
+     * The roles of node {@code config.self()}.
+     *
+     * @param evidence how the verifier keeps and opens forwarded proofs: {@link Evidence#PLAIN} without
+     *     authenticators (crash), the authenticators' for bft
+     */
+    public static HostedRoles.Factory of(QuorumConfig config, Evidence evidence) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(evidence, "evidence");
+        return new HostedRoles.Factory() {
+            @Override
+            public int self() {
+                return config.self();
+            }
+
+            @Override
+            public boolean hostsExecution() {
+                return config.hostsExecution();
+            }
+
+            @Override
+            public HostedRoles create(ReplicaHost host, boolean joining, LongSupplier seeds) {
+                return new QuorumRoles(config, evidence, host, joining, seeds);
+            }
+        };
+    }
+
+    /** The roles of node {@code config.self()} without authenticators (the crash profile). */
+    public static HostedRoles.Factory of(QuorumConfig config) {
+        return of(config, Evidence.PLAIN);
+    }
+
+    /** The execution replica, or null; for tests that inspect it on the protocol mailbox. */
+    public ExecutionReplica replica() {
+        return replica;
+    }
+
+    /** The verifier, or null; for tests that inspect it on the protocol mailbox. */
+    public Verifier verifier() {
+        return verifier;
+    }
+
+    @Override
+    public void start(long nanos) {
+        if (replica != null) {
+            replica.start(nanos);
+        }
+        if (verifier != null) {
+            verifier.start(nanos);
+        }
+    }
+
+    @Override
+    public void onMessage(int from, Message message, long nanos, long wallMillis) {
+        if (isForVerifier(message)) {
+            if (verifier != null) {
+                verifier.onMessage(from, message, nanos);
+            }
+        } else if (replica != null) {
+            replica.onMessage(from, message, nanos, wallMillis);
+        }
+    }
+
+    @Override
+    public void onTick(long nanos, long wallMillis) {
+        if (replica != null) {
+            replica.onTick(nanos, wallMillis);
+        }
+        if (verifier != null) {
+            verifier.onTick(nanos);
+        }
+    }
+
+    @Override
+    public RoleStatus status() {
+        List<String> names = new ArrayList<>();
+        Replica.Role role = Replica.Role.VERIFIER;
+        if (replica != null) {
+            role = replica.isPrimary() ? Replica.Role.PRIMARY : Replica.Role.BACKUP;
+            names.add(replica.isPrimary() ? "execution primary" : "execution replica");
+        }
+        if (verifier != null) {
+            names.add("verifier");
+        }
+        if ((replica != null && replica.joining()) || (verifier != null && verifier.recovering())) {
+            role = Replica.Role.JOINING;
+        }
+        return new RoleStatus(
+                role,
+                String.join(" + ", names),
+                replica != null ? replica.view() : verifier.view(),
+                replica != null ? replica.committed() : -1,
+                verifier != null ? verifier.committedSeq() : -1,
+                verifier != null ? verifier.viewChangesStarted() : 0);
+    }
+
+    /** Whether a message is addressed to the verifier role (the rest go to the execution replica). */
+    public static boolean isForVerifier(Message message) {
+        return message instanceof Message.Verify
+                || message instanceof Message.Prepare
+                || message instanceof Message.CommitVote
+                || message instanceof Message.ViewChange
+                || message instanceof Message.NewView
+                || message instanceof Message.Suspect
+                || message instanceof Message.Authenticated;
+    }
+
+    /** The execution replica's actions, bound to the runtime. */
+    private final class Bindings implements ExecutionActions {
+        @Override
+        public void send(int to, Message message) {
+            host.send(to, message);
+        }
+
+        @Override
+        public void execute(long epoch, Batch batch, boolean sequential) {
+            host.execute(batch, sequential, executed -> replica.onExecuted(epoch, executed, host.wallMillis()));
+        }
+
+        @Override
+        public void rollbackTo(long seq) {
+            host.rollbackTo(seq);
+        }
+
+        @Override
+        public void markStable(long seq) {
+            host.markStable(seq);
+        }
+
+        @Override
+        public void serveTransfer(int to, long baseSeq, Token agreed) {
+            host.onStageThread(stage -> {
+                Token held = stage.tokenAt(agreed.seq());
+                if (held == null || !held.matches(agreed) || baseSeq < -1 || baseSeq > agreed.seq()) {
+                    LOG.debug("node {}: no transfer to {} from {} for {}", host.self(), to, baseSeq, agreed);
+                    return;
+                }
+                List<Token> chain = new ArrayList<>();
+                for (long s = agreed.seq(); s <= stage.executedSeq(); s++) {
+                    Token token = stage.tokenAt(s);
+                    if (token == null) {
+                        return;
+                    }
+                    chain.add(token);
+                }
+                host.send(to, new Message.ChainTransfer(chain, stage.deltaSince(baseSeq)));
+            });
+        }
+
+        @Override
+        public void apply(Message.ChainTransfer transfer) {
+            Token last = transfer.chain().get(transfer.chain().size() - 1);
+            host.apply(
+                    transfer.delta(), last, result -> replica.onApplied(transfer, result.applied(), result.reason()));
+        }
+
+        @Override
+        public void replyFromState(long clientId, long requestSeq) {
+            host.onStage(stage -> {
+                Reply reply = stage.committedReply(clientId, requestSeq);
+                if (reply != null) {
+                    host.send((int) clientId, new Message.ClientReply(reply));
+                }
+            });
+        }
+
+        @Override
+        public void release(Reply reply) {
+            host.release(reply);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.eve.verify.runtime;
+
+import io.eve.Reply;
+import io.eve.batch.Batch;
+import io.eve.execution.Executed;
+import io.eve.execution.ExecutionStage;
+import io.eve.execution.Token;
+import io.eve.merkle.ApplyResult;
+import io.eve.merkle.StateDelta;
+import io.eve.protocol.Message;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+
+/**
+ * What the {@link ReplicaRuntime} does for the roles it hosts: the only way a role reaches a thread, the
+ * transport or the execution stage. Called from the roles' handlers, on the protocol mailbox. Callbacks
+ * ({@code onExecuted}, {@code onApplied}, {@code onDraining}) come back on the protocol mailbox too, after
+ * the current event; stage work runs on the stage mailbox in the order requested.
+ */
+public interface ReplicaHost {
+
+    /** This node's id. */
+    int self();
+
+    /** The wall clock in milliseconds: batch timestamps and what roles log; never for timeouts. */
+    long wallMillis();
+
+    /** Sends a message; one to {@link #self()} is delivered through the protocol mailbox, never re-entrantly. */
+    void send(int to, Message message);
+
+    /** Executes a batch on the stage; {@code onExecuted} gets the outcome on the protocol mailbox. */
+    void execute(Batch batch, boolean sequential, Consumer<Executed> onExecuted);
+
+    /** Restores the stage's state to batch {@code seq} (a rollback the protocol ordered). */
+    void rollbackTo(long seq);
+
+    /** Batch {@code seq} is committed: the stage may forget the versions before it. */
+    void markStable(long seq);
+
+    /** Sends a committed reply to its client. */
+    void release(Reply reply);
+
+    /**
+     * Installs a state transfer on the stage thread, checked against {@code expected}; {@code onApplied}
+     * gets the outcome on the protocol mailbox.
+     */
+    void apply(StateDelta delta, Token expected, Consumer<ApplyResult> onApplied);
+
+    /** Work on the stage thread that may take long (serving a transfer): never on the calling thread. */
+    void onStageThread(Consumer<ExecutionStage> work);
+
+    /** Short stage work, on the calling thread if the stage is idle. */
+    void onStage(Consumer<ExecutionStage> work);
+
+    /**
+     * Lets consecutive batches overlap in the stage (docs/state.md, "Overlapping batches"); {@code
+     * onDraining} hears, on the protocol mailbox, when the stage runs the last requests of batch n. Only while
+     * the roles are created.
+     */
+    void overlapBatches(LongConsumer onDraining);
+}

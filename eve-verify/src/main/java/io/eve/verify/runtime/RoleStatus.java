@@ -1,0 +1,16 @@
+package io.eve.verify.runtime;
+
+import io.eve.Replica;
+
+/**
+ * What a node's protocol roles report, read on the protocol mailbox.
+ *
+ * @param role the node's role now
+ * @param roles the roles in words ("primary", "execution replica + verifier", ...)
+ * @param view the current view
+ * @param committedSeq the last batch committed by the execution role (-1 without one)
+ * @param verifiedSeq the last batch committed by the verifier role (-1 without one)
+ * @param viewChanges view changes the verifier started (0 without one)
+ */
+public record RoleStatus(
+        Replica.Role role, String roles, long view, long committedSeq, long verifiedSeq, long viewChanges) {}
