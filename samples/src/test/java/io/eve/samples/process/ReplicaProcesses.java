@@ -40,6 +40,7 @@ final class ReplicaProcesses implements AutoCloseable {
     private final int[] transportPorts;
     private final int metricsPort;
     private final Process[] replicas;
+    private List<String> replicaArgs = List.of();
     private final List<Process> started = new ArrayList<>();
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
@@ -57,6 +58,15 @@ final class ReplicaProcesses implements AutoCloseable {
 
     /** Writes a configuration with free ports into {@code workDir} and starts both replicas. */
     static ReplicaProcesses start(Path workDir) throws IOException, InterruptedException {
+        return start(workDir, List.of(), List.of());
+    }
+
+    /**
+     * As {@link #start(Path)}, with {@code extraConfig} lines in the configuration ({@code app.} settings, say)
+     * and {@code replicaArgs} after each replica's command ({@code --app CLASS}, say).
+     */
+    static ReplicaProcesses start(Path workDir, List<String> extraConfig, List<String> replicaArgs)
+            throws IOException, InterruptedException {
         Files.createDirectories(workDir);
         int[] ports = ReplicaLaunch.freePorts();
         Path config = workDir.resolve("cluster.properties");
@@ -70,9 +80,11 @@ final class ReplicaProcesses implements AutoCloseable {
                         "heartbeat.interval-ms=100",
                         "failure.timeout-ms=2000",
                         "metrics.port=" + ports[2],
+                        String.join("\n", extraConfig),
                         ""),
                 StandardCharsets.UTF_8);
-        return start(workDir, config, new Path[] {config, config}, new int[] {ports[0], ports[1]}, ports[2]);
+        return start(
+                workDir, config, new Path[] {config, config}, new int[] {ports[0], ports[1]}, ports[2], replicaArgs);
     }
 
     /**
@@ -90,6 +102,13 @@ final class ReplicaProcesses implements AutoCloseable {
      * failure (view) timeout of 2 s and retransmissions every 50 ms, started and answering its status.
      */
     static ReplicaProcesses startQuorum(Path workDir, String profile) throws IOException, InterruptedException {
+        return startQuorum(workDir, profile, List.of(), List.of());
+    }
+
+    /** As {@link #startQuorum(Path, String)}, with extra configuration lines and replica arguments. */
+    static ReplicaProcesses startQuorum(
+            Path workDir, String profile, List<String> extraConfig, List<String> replicaArgs)
+            throws IOException, InterruptedException {
         Files.createDirectories(workDir);
         int count = profile.equals("bft") ? 4 : 3;
         int[] ports = ReplicaLaunch.freePorts(count);
@@ -108,6 +127,7 @@ final class ReplicaProcesses implements AutoCloseable {
                         "heartbeat.interval-ms=50",
                         "failure.timeout-ms=2000",
                         "metrics.port=" + ports[count],
+                        String.join("\n", extraConfig),
                         profile.equals("bft") ? "auth.keys-file=" + KEYS_FILE + "\n" : ""),
                 StandardCharsets.UTF_8);
         if (profile.equals("bft")) {
@@ -115,7 +135,7 @@ final class ReplicaProcesses implements AutoCloseable {
         }
         Path[] configs = new Path[count];
         java.util.Arrays.fill(configs, config);
-        return start(workDir, config, configs, java.util.Arrays.copyOf(ports, count), ports[count]);
+        return start(workDir, config, configs, java.util.Arrays.copyOf(ports, count), ports[count], replicaArgs);
     }
 
     /**
@@ -125,8 +145,20 @@ final class ReplicaProcesses implements AutoCloseable {
     static ReplicaProcesses start(
             Path workDir, Path clientConfig, Path[] nodeConfigs, int[] transportPorts, int metricsPort)
             throws IOException, InterruptedException {
+        return start(workDir, clientConfig, nodeConfigs, transportPorts, metricsPort, List.of());
+    }
+
+    private static ReplicaProcesses start(
+            Path workDir,
+            Path clientConfig,
+            Path[] nodeConfigs,
+            int[] transportPorts,
+            int metricsPort,
+            List<String> replicaArgs)
+            throws IOException, InterruptedException {
         ReplicaProcesses cluster =
                 new ReplicaProcesses(workDir, clientConfig, nodeConfigs, transportPorts, metricsPort);
+        cluster.replicaArgs = List.copyOf(replicaArgs);
         Runtime.getRuntime().addShutdownHook(cluster.killOnExit);
         try {
             for (int node = 0; node < nodeConfigs.length; node++) {
@@ -332,7 +364,8 @@ final class ReplicaProcesses implements AutoCloseable {
     }
 
     private void launch(int node, boolean join) throws IOException {
-        List<String> command = ReplicaLaunch.replicaCommand(nodeConfigs[node], node, join, List.of("-Xmx256m"));
+        List<String> command =
+                ReplicaLaunch.replicaCommand(nodeConfigs[node], node, join, List.of("-Xmx256m"), replicaArgs);
         // Every launch appends to the node's one log, so a restart's output follows the crash it recovers from.
         Path log = log(node);
         Files.writeString(
