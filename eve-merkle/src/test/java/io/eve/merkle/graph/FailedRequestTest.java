@@ -225,6 +225,40 @@ class FailedRequestTest {
         assertThat(state.seal(1)).isEqualTo(zero);
     }
 
+    /** Bytes the calling thread allocates while {@code requests} requests each write one clean account. */
+    private static long allocatedByRequests(boolean scoped, int requests) {
+        ObjectGraphState state = newBank(requests);
+        Account[] accounts = bank(state).accounts;
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (Account account : accounts) {
+            if (scoped) {
+                state.beginRequest();
+            }
+            state.modify(account);
+            account.balance++;
+            if (scoped) {
+                state.endRequest();
+            }
+        }
+        return threads.getCurrentThreadAllocatedBytes() - before;
+    }
+
+    @Test
+    void shouldAllocateNothingMoreForRequestsThatWriteOnlyObjectsCleanInTheBatch() {
+        int requests = 4096;
+        for (int warm = 0; warm < 5; warm++) {
+            allocatedByRequests(true, requests);
+            allocatedByRequests(false, requests);
+        }
+        long scoped = allocatedByRequests(true, requests);
+        long plain = allocatedByRequests(false, requests);
+        assertThat((scoped - plain) / requests)
+                .as("bytes per request added by the scope (%d scoped, %d plain)", scoped, plain)
+                .isLessThan(8);
+    }
+
     @Test
     void shouldRefuseToOpenASecondRequestOnOneThread() {
         ObjectGraphState state = newBank(1);
