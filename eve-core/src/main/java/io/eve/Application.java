@@ -20,6 +20,15 @@ public interface Application {
     /** The objects a request reads and writes, for the mixer (Eve §5.1). A pure function of the payload. */
     ConflictKeys conflictKeys(byte[] payload);
 
-    /** Executes one request and returns its reply payload. */
+    /**
+     * Executes one request and returns its reply payload.
+     *
+     * <p>A request that throws is atomic: the stage undoes every write it made to the state (objects it
+     * {@code modify}d, replicated collections and cells, roots, an eve-h2 transaction), and only its, then
+     * returns the exception as the error reply, on every replica alike (docs/state.md, "A failed request
+     * leaves no trace"). An exception caught inside the request undoes nothing; rethrow it to fail the
+     * request. To have writes to an object created by an earlier request of the same batch undone, call
+     * {@code modify} on it first.
+     */
     byte[] execute(byte[] payload, ExecutionContext context) throws Exception;
 }

@@ -443,15 +443,34 @@ public final class ExecutionStage {
         }
         ExecutionContext context = new ExecutionContext(
                 batch.seq(), index, batch.timestampMillis(), batch.seed(), request.clientId(), request.requestSeq());
-        Reply reply;
-        try {
-            reply = Reply.of(request, application.execute(request.payload(), context));
-        } catch (Exception | StackOverflowError e) {
-            reply = Reply.failure(request, e);
-        }
+        Reply reply = executeAtomically(request, context);
         run.replies[index] = reply;
         run.executed[index] = true;
         run.latest.put(request.clientId(), reply);
+    }
+
+    /**
+     * Runs one request on the calling executor thread; if it throws, its writes are undone (and only its:
+     * the other requests of the batch keep theirs) and the exception becomes its error reply. Any other
+     * throwable also undoes the writes, then stops the stage.
+     */
+    private Reply executeAtomically(Request request, ExecutionContext context) {
+        state.beginRequest();
+        boolean closed = false;
+        try {
+            byte[] result = application.execute(request.payload(), context);
+            state.endRequest();
+            closed = true;
+            return Reply.of(request, result);
+        } catch (Exception | StackOverflowError e) {
+            state.abortRequest();
+            closed = true;
+            return Reply.failure(request, e);
+        } finally {
+            if (!closed) {
+                state.abortRequest();
+            }
+        }
     }
 
     static Digest replyDigest(List<Reply> replies) {

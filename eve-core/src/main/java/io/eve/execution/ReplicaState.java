@@ -65,6 +65,22 @@ public final class ReplicaState implements VersionedState {
         return application.hasUnsealedWrites() || framework.hasUnsealedWrites();
     }
 
+    /** Only the application's state has requests: the reply cache is written at seal, by the stage thread. */
+    @Override
+    public void beginRequest() {
+        application.beginRequest();
+    }
+
+    @Override
+    public void endRequest() {
+        application.endRequest();
+    }
+
+    @Override
+    public void abortRequest() {
+        application.abortRequest();
+    }
+
     /** Only the application's state overlaps: the reply cache is written at seal, by the stage thread. */
     @Override
     public boolean canOverlap(long seq) {

@@ -13,8 +13,9 @@ import java.util.Set;
 /**
  * A test application of separate objects, so that batches can overlap: "set:i:v" writes v to cell i and
  * returns the old value, "copy:i:j" copies cell j into cell i; "hidden:i:v:k" declares key k but writes
- * cell i (a conflict the keys miss). Each request first sleeps {@code workMillis}; one whose value is
- * "slow" sleeps {@code slowMillis} more.
+ * cell i (a conflict the keys miss); "fail:i:j:v" writes v to cells i and j, then throws, and "refuse:i:j:v"
+ * throws the same exception without writing (what a failed request must look like afterwards). Each
+ * request first sleeps {@code workMillis}; one whose value is "slow" sleeps {@code slowMillis} more.
  */
 final class TestCells implements Application {
     @Replicated(name = "test.Cell")
@@ -60,6 +61,7 @@ final class TestCells implements Application {
         return switch (parts[0]) {
             case "copy" -> ConflictKeys.of(Set.of(parts[2]), Set.of(parts[1]));
             case "hidden" -> ConflictKeys.writing(parts[3]);
+            case "fail", "refuse" -> ConflictKeys.writing(parts[1], parts[2]);
             default -> ConflictKeys.writing(parts[1]);
         };
     }
@@ -73,6 +75,9 @@ final class TestCells implements Application {
         if (parts[2].equals("slow")) {
             Thread.sleep(slowMillis);
         }
+        if (parts[0].equals("fail") || parts[0].equals("refuse")) {
+            return failAfterWrites(parts[0].equals("fail"), parts[1], parts[2], parts[3]);
+        }
         Cell target = cell(parts[1]);
         String old = target.value;
         state.modify(target);
@@ -81,5 +86,16 @@ final class TestCells implements Application {
             default -> parts[2] + "@" + context.batchSeq();
         };
         return text(old);
+    }
+
+    private byte[] failAfterWrites(boolean write, String first, String second, String value) {
+        if (write) {
+            for (String index : new String[] {first, second}) {
+                Cell target = cell(index);
+                state.modify(target);
+                target.value = value + "!";
+            }
+        }
+        throw new IllegalStateException("cells " + first + " and " + second + " refused " + value);
     }
 }

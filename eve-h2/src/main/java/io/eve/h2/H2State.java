@@ -164,13 +164,35 @@ public final class H2State implements VersionedState, AutoCloseable {
      * Runs {@code work} as one transaction on the calling thread's connection and returns its reply. The
      * transaction commits, and its row changes count, only if {@code work} returns; if it throws, the
      * transaction is rolled back, nothing of it reaches the digests or the undo log, and the exception
-     * propagates.
+     * propagates. Inside a request of the execution stage ({@link #beginRequest}) the transaction is the
+     * request's: it commits when the request returns and rolls back if the request throws, even after
+     * {@code work} returned; a second call in the same request continues it.
      */
     public byte[] execute(SqlWork work, ExecutionContext context) throws Exception {
         Objects.requireNonNull(work, "work");
         Objects.requireNonNull(context, "context");
-        return sessions.computeIfAbsent(Thread.currentThread(), t -> newSession())
-                .run(work, context);
+        return session().run(work, context);
+    }
+
+    private Session session() {
+        Session session = sessions.get(Thread.currentThread());
+        return session != null ? session : sessions.computeIfAbsent(Thread.currentThread(), t -> newSession());
+    }
+
+    @Override
+    public void beginRequest() {
+        session().beginRequest();
+    }
+
+    /** Commits the request's transaction; a failed commit throws, with the transaction rolled back. */
+    @Override
+    public void endRequest() {
+        session().endRequest();
+    }
+
+    @Override
+    public void abortRequest() {
+        session().abortRequest();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.eve.h2;
 
 import io.eve.ExecutionContext;
+import io.eve.merkle.StateException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.SplittableRandom;
@@ -23,6 +24,10 @@ final class Session implements AutoCloseable {
     private ChangeBuffer buffer;
     private long clockMillis;
     private Supplier<SplittableRandom> random;
+    /** Whether the execution stage's request scope is open: the transaction then lasts until it ends. */
+    private boolean inRequest;
+    /** Whether work runs now, so that work calling {@code execute} again is refused. */
+    private boolean running;
 
     Session(H2State state, Connection connection) throws SQLException {
         this.state = state;
@@ -56,16 +61,68 @@ final class Session implements AutoCloseable {
         return random.get();
     }
 
-    /** Runs {@code work} as one transaction: committed and published on success, rolled back on failure. */
+    /**
+     * Runs {@code work} in a transaction: outside a request, its own, committed and published on success;
+     * inside one, the request's, opened by its first work and committed when the request ends. A failure
+     * rolls the transaction back (inside a request, all of the request's work so far).
+     */
     byte[] run(SqlWork work, ExecutionContext context) throws Exception {
-        begin(true, context.timestampMillis(), context::random);
+        if (running) {
+            throw new IllegalStateException("an eve-h2 transaction is already open on this thread");
+        }
+        if (buffer == null) {
+            begin(true, context.timestampMillis(), context::random);
+        }
+        running = true;
         try {
             byte[] reply = work.run(guarded, context);
-            state.commit(this);
+            if (!inRequest) {
+                state.commit(this);
+                end();
+            }
             return reply;
         } catch (Exception | Error e) {
             rollback(e);
+            end();
             throw e;
+        } finally {
+            running = false;
+        }
+    }
+
+    void beginRequest() {
+        if (inRequest) {
+            throw new StateException("a request is already open on this thread");
+        }
+        inRequest = true;
+    }
+
+    /** Commits the request's transaction, if its work opened one; a failed commit rolls it back. */
+    void endRequest() {
+        inRequest = false;
+        if (buffer == null) {
+            return;
+        }
+        try {
+            state.commit(this);
+        } catch (SQLException | RuntimeException e) {
+            rollback(e);
+            throw new StateException("the request's transaction did not commit", e);
+        } finally {
+            end();
+        }
+    }
+
+    /** Rolls back the request's transaction, if its work opened one and it is still open. */
+    void abortRequest() {
+        inRequest = false;
+        if (buffer == null) {
+            return;
+        }
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            throw new StateException("the failed request's transaction did not roll back", e);
         } finally {
             end();
         }

@@ -68,6 +68,28 @@ public interface VersionedState {
      */
     ApplyResult apply(StateDelta delta, long expectedSeq, Digest expectedRoot);
 
+    // One request's writes (docs/state.md, "A failed request leaves no trace"). The execution stage brackets
+    // every request it executes: beginRequest, then endRequest if the request returned or abortRequest if it
+    // threw. No default: a state that ignored abortRequest would keep a failed request's partial writes.
+
+    /**
+     * Opens the scope of one request on the calling thread (an executor thread): from now on the state
+     * records what is needed to undo this request's writes and no other's.
+     *
+     * @throws StateException if a request is already open on the calling thread
+     */
+    void beginRequest();
+
+    /** Closes the calling thread's request, keeping its writes. */
+    void endRequest();
+
+    /**
+     * Undoes every write of the calling thread's request since {@link #beginRequest} and closes it; the
+     * writes of the other requests of the batch, before, during and after it, stay. Afterwards the state
+     * seals to the same root as if the request had never run.
+     */
+    void abortRequest();
+
     // Overlapping consecutive batches (docs/state.md, "Overlapping batches"). A state that supports it
     // attributes each write to the batch of the request that made it, so requests of batch n + 1 that
     // conflict with nothing in batch n may run while n's last requests finish and n is sealed.

@@ -9,6 +9,10 @@ import java.util.function.Consumer;
  * input and its delta; the pre-image is the value itself (immutable, or a private copy). Thread-safe.
  */
 final class CellHandler implements TypeHandler {
+    static final CellHandler INSTANCE = new CellHandler();
+
+    private CellHandler() {}
+
     @Override
     public String name() {
         return ReplicatedCell.NAME;

@@ -129,7 +129,8 @@ final class FieldSlot {
 
     /** Puts a captured value back (final fields too: their setter was unlocked at registration). */
     void restore(Object object, Object value) {
-        set(object, value);
+        // A copy: the same pre-image may be restored again (a failed request's, then the batch's).
+        set(object, kind.isArray() && value != null ? cloneArray(value) : value);
     }
 
     void forEachReference(Object object, Consumer<StateObject> action) {

@@ -41,9 +41,6 @@ public final class ObjectGraphState implements VersionedState {
     private final NavigableMap<Long, Version> versions = new TreeMap<>();
     private final Sealer sealer;
 
-    /** The batch each executor thread runs, when the stage says so (0: the batch in progress). */
-    private static final ThreadLocal<long[]> THREAD_BATCH = ThreadLocal.withInitial(() -> new long[1]);
-
     private NavigableMap<String, StateObject> roots = Collections.emptyNavigableMap();
     private boolean rootsChanged;
     private BatchLog log = new BatchLog();
@@ -78,7 +75,7 @@ public final class ObjectGraphState implements VersionedState {
         this.types = new TypeRegistry(Map.of(
                 ReplicatedMap.class, new CollectionHandler(ReplicatedMap.NAME, ReplicatedMap::new),
                 ReplicatedSet.class, new CollectionHandler(ReplicatedSet.NAME, ReplicatedSet::new),
-                ReplicatedCell.class, new CellHandler()));
+                ReplicatedCell.class, CellHandler.INSTANCE));
         this.tree = new IdTree<>(config.pool(), config.parallelThreshold());
         this.sealer = new Sealer(this);
         config.classes().forEach(types::register);
@@ -102,13 +99,16 @@ public final class ObjectGraphState implements VersionedState {
 
     /**
      * Must be called before the first write to {@code object} in a batch: saves its pre-image for
-     * rollback and marks it for rehashing at seal. Cheap when repeated. Objects not yet part of the
-     * state (created in this batch) need no call.
+     * rollback and marks it for rehashing at seal. Cheap when repeated. Objects not yet part of the state
+     * need no call if the request writing them created them; an object created by an earlier request of
+     * the batch needs it for a failed request's writes to it to be undone ({@link #abortRequest}).
      */
     public void modify(StateObject object) {
+        RequestLog request = RequestLog.current();
         ObjectGraphState owner = object.owner;
         if (owner != this) {
             if (owner == null && object.lastOwner != this) {
+                saveForRequest(object, request, null);
                 return;
             }
             if (owner != null) {
@@ -117,8 +117,15 @@ public final class ObjectGraphState implements VersionedState {
             // Freed by this state's collector or a transfer, yet the application still writes it and may
             // link it back: a rollback past the collection must find its contents as they were.
         }
+        saveForRequest(object, request, saveForBatch(object, request.batch));
+    }
+
+    /**
+     * Saves the object's pre-image in the log of the batch the calling thread writes for, if no request
+     * of that batch did; returns it if this call saved it.
+     */
+    private BatchLog.PreImage saveForBatch(StateObject object, long batch) {
         Open now = open;
-        long batch = THREAD_BATCH.get()[0];
         long current;
         long other;
         BatchLog target;
@@ -144,29 +151,70 @@ public final class ObjectGraphState implements VersionedState {
         while (true) {
             long seen = object.generation;
             if (seen == current) {
-                return;
+                return null;
             }
             if (seen == -current || (other != 0 && seen == -other)) {
                 Thread.onSpinWait();
             } else if (other != 0 && seen == other) {
                 crossBatchConflict = true;
-                return;
+                return null;
             } else if (StateObject.GENERATION.compareAndSet(object, seen, -current)) {
-                capture(object, current, seen, target);
-                return;
+                return capture(object, current, seen, target);
             }
         }
     }
 
-    private void capture(StateObject object, long current, long previous, BatchLog target) {
+    private BatchLog.PreImage capture(StateObject object, long current, long previous, BatchLog target) {
         boolean saved = false;
         try {
             TypeHandler handler = types.handlerFor(object);
-            target.preImages.add(new BatchLog.PreImage(object, handler, handler.capture(object)));
+            BatchLog.PreImage preImage = new BatchLog.PreImage(object, handler, handler.capture(object));
+            target.preImages.add(preImage);
             saved = true;
+            return preImage;
         } finally {
             object.generation = saved ? current : previous;
         }
+    }
+
+    /**
+     * Records the object's pre-image for the open request on its first write by it. The batch's
+     * pre-image serves when this request made it (the object was clean); otherwise an earlier request
+     * of the batch wrote the object, and only a fresh copy undoes this request's writes and no more.
+     */
+    private void saveForRequest(StateObject object, RequestLog request, BatchLog.PreImage savedForBatch) {
+        // Requests share a collection: each of its writes records its key's previous value instead.
+        if (object instanceof TrieCollection || !request.needsPreImage(object)) {
+            return;
+        }
+        if (savedForBatch != null) {
+            request.recordObject(object, savedForBatch.handler(), savedForBatch.state());
+        } else {
+            TypeHandler handler = types.handlerFor(object);
+            request.recordObject(object, handler, handler.capture(object));
+        }
+    }
+
+    @Override
+    public void beginRequest() {
+        RequestLog.current().open();
+    }
+
+    @Override
+    public void endRequest() {
+        RequestLog.current().close();
+    }
+
+    /**
+     * Undoes the writes of the request open on the calling thread: the objects it saved with
+     * {@link #modify}, the keys it wrote in replicated collections and cells, the roots it set. The
+     * writes of the other requests of the batch stay, and so do the batch's pre-images, so
+     * {@link #rollbackTo} still restores the version before the batch. Objects the request created are
+     * no longer referenced by anything it wrote, so the seal does not place them.
+     */
+    @Override
+    public void abortRequest() {
+        RequestLog.current().abort();
     }
 
     /**
@@ -175,19 +223,19 @@ public final class ObjectGraphState implements VersionedState {
      * thread writes to the batch in progress.
      */
     public static void runAsBatch(long seq, Runnable body) {
-        long[] slot = THREAD_BATCH.get();
-        long previous = slot[0];
-        slot[0] = seq;
+        RequestLog log = RequestLog.current();
+        long previous = log.batch;
+        log.batch = seq;
         try {
             body.run();
         } finally {
-            slot[0] = previous;
+            log.batch = previous;
         }
     }
 
     /** The batch a write by the calling thread belongs to (for the collections' write epochs). */
     long writeSeq() {
-        long batch = THREAD_BATCH.get()[0];
+        long batch = RequestLog.current().batch;
         return batch != 0 ? batch : open.sealed() + 1;
     }
 
@@ -242,10 +290,21 @@ public final class ObjectGraphState implements VersionedState {
     public synchronized void setRoot(String name, StateObject object) {
         Objects.requireNonNull(name, "root name");
         Open now = open;
-        if (now.nextLog() != null && THREAD_BATCH.get()[0] == now.sealed() + 2) {
+        RequestLog request = RequestLog.current();
+        if (now.nextLog() != null && request.batch == now.sealed() + 2) {
             // The roots belong to the batch in progress: a change by the next batch cannot be attributed.
             crossBatchConflict = true;
         }
+        request.recordRoot(this, name, roots.get(name));
+        replaceRoot(name, object);
+    }
+
+    /** Puts back a root as a failed request found it. */
+    synchronized void restoreRoot(String name, StateObject object) {
+        replaceRoot(name, object);
+    }
+
+    private void replaceRoot(String name, StateObject object) {
         NavigableMap<String, StateObject> next = new TreeMap<>(roots);
         if (object == null) {
             next.remove(name);

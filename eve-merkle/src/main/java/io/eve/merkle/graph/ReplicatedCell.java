@@ -34,6 +34,12 @@ public final class ReplicatedCell<V> extends StateObject {
         ObjectGraphState state = owner != null ? owner : lastOwner;
         if (state != null) {
             state.modify(this);
+        } else {
+            // A cell created by an earlier request of the batch: no state to ask, the request log is the thread's.
+            RequestLog request = RequestLog.current();
+            if (request.needsPreImage(this)) {
+                request.recordObject(this, CellHandler.INSTANCE, rawValue());
+            }
         }
         synchronized (lock) {
             Object previous = value;

@@ -34,6 +34,9 @@ public abstract class StateObject {
     /** The version in which the object was placed; a transfer since an earlier version ships it whole. */
     long placedSeq;
 
+    /** The last request that saved this object's pre-image (see RequestLog); written by that request's thread only. */
+    long request;
+
     /** The state that last freed this object, so writes to it can still be rolled back if it returns. */
     ObjectGraphState lastOwner;
 

@@ -76,7 +76,10 @@ abstract class TrieCollection extends StateObject {
             if (value instanceof StateObject object && object.owner == null) {
                 newReferenceKeys.add(key);
             }
-            return trie.put(key, CanonicalValues.copy(value), writeEpoch());
+            Object previous = trie.put(key, CanonicalValues.copy(value), writeEpoch());
+            RequestLog.current().recordEntry(this, key, previous);
+            // A copy, so the caller cannot change the value a rollback or a failed request puts back.
+            return CanonicalValues.copy(previous);
         }
     }
 
@@ -87,7 +90,23 @@ abstract class TrieCollection extends StateObject {
         }
         beforeWrite();
         synchronized (lock) {
-            return trie.containsKey(key) ? trie.remove(key, writeEpoch()) : null;
+            if (!trie.containsKey(key)) {
+                return null;
+            }
+            Object previous = trie.remove(key, writeEpoch());
+            RequestLog.current().recordEntry(this, key, previous);
+            return CanonicalValues.copy(previous);
+        }
+    }
+
+    /** Puts back the value a failed request found for {@code key} ({@code null}: absent). */
+    final void restoreEntry(Object key, Object previous) {
+        synchronized (lock) {
+            if (previous != null) {
+                trie.put(key, previous, writeEpoch());
+            } else if (trie.containsKey(key)) {
+                trie.remove(key, writeEpoch());
+            }
         }
     }
 

@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A test application: counters in a replicated map. "add:k:n" adds n to counter k and returns the new
- * value; "get:k" reads it; "fail:x" throws. {@link #corruptNext} makes the next adds on this replica
+ * value; "get:k" reads it; "fail:x" throws; "move:a:b:n" moves n from counter a to counter b, and "movefail:a:b:n"
+ * debits a, then throws before crediting b. {@link #corruptNext} makes the next adds on this replica
  * add a wrong amount, once each: a divergence confined to one replica.
  */
 public final class CounterApp implements Application {
@@ -33,6 +34,11 @@ public final class CounterApp implements Application {
         return ("add:" + key + ":" + amount).getBytes(StandardCharsets.UTF_8);
     }
 
+    public static byte[] move(long from, long to, long amount, boolean failAfterDebit) {
+        String verb = failAfterDebit ? "movefail" : "move";
+        return (verb + ":" + from + ":" + to + ":" + amount).getBytes(StandardCharsets.UTF_8);
+    }
+
     public static byte[] get(long key) {
         return ("get:" + key).getBytes(StandardCharsets.UTF_8);
     }
@@ -47,6 +53,9 @@ public final class CounterApp implements Application {
         String[] parts = new String(payload, StandardCharsets.UTF_8).split(":");
         if (parts[0].equals("fail")) {
             return ConflictKeys.none();
+        }
+        if (parts[0].startsWith("move")) {
+            return ConflictKeys.writing(Long.parseLong(parts[1]), Long.parseLong(parts[2]));
         }
         long key = Long.parseLong(parts[1]);
         return parts[0].equals("add") ? ConflictKeys.writing(key) : ConflictKeys.reading(key);
@@ -75,6 +84,14 @@ public final class CounterApp implements Application {
             case "get" -> {
                 Long current = counters.get(Long.parseLong(parts[1]));
                 return Long.toString(current == null ? 0 : current).getBytes(StandardCharsets.UTF_8);
+            }
+            case "move", "movefail" -> {
+                long amount = Long.parseLong(parts[3]);
+                addTo(Long.parseLong(parts[1]), -amount);
+                if (parts[0].equals("movefail")) {
+                    throw new IllegalStateException("refused to credit " + parts[2] + " after debiting " + parts[1]);
+                }
+                return addTo(Long.parseLong(parts[2]), amount);
             }
             default -> throw new IllegalArgumentException("unknown operation " + parts[0]);
         }
