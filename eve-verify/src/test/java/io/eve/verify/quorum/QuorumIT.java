@@ -51,6 +51,7 @@ class QuorumIT {
                 load.assertState(cluster.apps[node]);
             }
             assertThat(cluster.processes[3].status().roles()).isEqualTo("verifier");
+            assertThat(cluster.processes[3].status().role()).isEqualTo(io.eve.Replica.Role.VERIFIER);
             assertThat(cluster.processes[3].summary()).isNull();
             QuorumCluster.await(
                     "the verifier-only process commits",
