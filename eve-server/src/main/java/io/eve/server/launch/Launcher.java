@@ -1,13 +1,11 @@
 package io.eve.server.launch;
 
-import io.eve.Application;
 import io.eve.Replica;
 import io.eve.ReplicaClosedException;
 import io.eve.ReplicaStatus;
 import io.eve.client.ClientProgram;
 import io.eve.client.EveClient;
 import io.eve.config.ClusterConfig;
-import io.eve.server.EveReplica;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -74,40 +73,12 @@ public final class Launcher {
             mixinStandardHelpOptions = true,
             description = "Start a replica of an application class (it implements io.eve.Application).")
     public static final class ReplicaProcess implements Callable<Integer> {
-        @Option(names = "--app", required = true, description = "The application's class name.")
-        String app;
-
-        @Option(
-                names = "--classpath",
-                description = "Jars or class folders holding the application (repeatable, or separated by the"
-                        + " path separator).")
-        List<String> classpath = new ArrayList<>();
-
-        @Option(names = "--config", required = true, description = "The cluster configuration file.")
-        Path config;
-
-        @Option(names = "--node", required = true, description = "This replica's node id.")
-        int node;
-
-        @Option(names = "--join", description = "Restarting: catch up from the other replicas before serving.")
-        boolean join;
-
-        @Option(
-                names = "--status-every-ms",
-                defaultValue = "2000",
-                description = "Status line period (default ${DEFAULT-VALUE}).")
-        long statusEveryMillis;
+        @Mixin
+        ReplicaOptions options;
 
         @Override
         public Integer call() throws Exception {
-            ApplicationLoader loader = ApplicationLoader.over(classpath);
-            Replica replica = EveReplica.builder()
-                    .config(config)
-                    .node(node)
-                    .application(cluster -> loader.instance(app, Application.class, cluster))
-                    .join(join)
-                    .start();
-            return runUntilStopped(replica, statusEveryMillis, System.out);
+            return runUntilStopped(options.start(null), options.statusEveryMillis(), System.out);
         }
     }
 

@@ -141,6 +141,22 @@ public final class QuorumRoles implements HostedRoles {
                 || message instanceof Message.Authenticated;
     }
 
+    /**
+     * The tokens a {@code ChainTransfer} carries: the stage's own from {@code agreed} to the last it executed,
+     * or null if it no longer holds one of them. Called on the stage's thread.
+     */
+    public static List<Token> chainFrom(io.eve.execution.ExecutionStage stage, Token agreed) {
+        List<Token> chain = new ArrayList<>();
+        for (long s = agreed.seq(); s <= stage.executedSeq(); s++) {
+            Token token = stage.tokenAt(s);
+            if (token == null) {
+                return null;
+            }
+            chain.add(token);
+        }
+        return chain;
+    }
+
     /** The execution replica's actions, bound to the runtime. */
     private final class Bindings implements ExecutionActions {
         @Override
@@ -171,13 +187,9 @@ public final class QuorumRoles implements HostedRoles {
                     LOG.debug("node {}: no transfer to {} from {} for {}", host.self(), to, baseSeq, agreed);
                     return;
                 }
-                List<Token> chain = new ArrayList<>();
-                for (long s = agreed.seq(); s <= stage.executedSeq(); s++) {
-                    Token token = stage.tokenAt(s);
-                    if (token == null) {
-                        return;
-                    }
-                    chain.add(token);
+                List<Token> chain = chainFrom(stage, agreed);
+                if (chain == null) {
+                    return;
                 }
                 host.send(to, new Message.ChainTransfer(chain, stage.deltaSince(baseSeq)));
             });

@@ -164,7 +164,7 @@ final class QuorumSimProcess {
             }
             message = inbound.message();
         }
-        if (isForVerifier(message)) {
+        if (io.eve.verify.quorum.QuorumRoles.isForVerifier(message)) {
             if (verifier != null) {
                 verifier.onMessage(from, message, sim.now());
             }
@@ -176,16 +176,6 @@ final class QuorumSimProcess {
     /** Messages dropped by the authenticated link. */
     long rejected() {
         return rejected;
-    }
-
-    static boolean isForVerifier(Message message) {
-        return message instanceof Message.Authenticated // only evidence arrives still sealed
-                || message instanceof Message.Verify
-                || message instanceof Message.Prepare
-                || message instanceof Message.CommitVote
-                || message instanceof Message.ViewChange
-                || message instanceof Message.NewView
-                || message instanceof Message.Suspect;
     }
 
     /** This incarnation's executions still held whose replies include {@code reply}'s request, latest first. */
@@ -391,13 +381,9 @@ final class QuorumSimProcess {
                         || baseSeq < stage.stableSeq() - 1_000_000) {
                     return;
                 }
-                List<Token> chain = new ArrayList<>();
-                for (long s = agreed.seq(); s <= stage.executedSeq(); s++) {
-                    Token token = stage.tokenAt(s);
-                    if (token == null) {
-                        return;
-                    }
-                    chain.add(token);
+                List<Token> chain = io.eve.verify.quorum.QuorumRoles.chainFrom(stage, agreed);
+                if (chain == null) {
+                    return;
                 }
                 StateDelta delta = stage.deltaSince(baseSeq);
                 QuorumSimProcess.this.send(to, new Message.ChainTransfer(chain, delta));
