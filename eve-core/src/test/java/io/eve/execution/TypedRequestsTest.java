@@ -110,6 +110,26 @@ class TypedRequestsTest {
     }
 
     @Test
+    void shouldDecodeOnceWhenABatchStartedEarlyIsCancelledAndRunAgain() {
+        List<Batch> batches = randomBatches(11, 3, 12, 50);
+        TypedCells cells = new TypedCells(50);
+        cells.workMillis = 3;
+        ExecutionStage stage = new ExecutionStage(cells.application(), KeyConflictMixer.unbounded(), pool);
+        stage.overlap(THREADS, seq -> {
+            if (seq < batches.size()) {
+                stage.offer(batches.get((int) seq), false);
+            }
+        });
+        List<Executed> actual = new ArrayList<>();
+        actual.add(stage.execute(batches.get(0), false));
+        stage.deltaSince(0); // cancels batch 2 if it started early
+        actual.add(stage.execute(batches.get(1), false));
+        actual.add(stage.execute(batches.get(2), false));
+        assertThat(cells.decodes).hasValue(3 * 12);
+        assertSame(actual, reference(() -> new TypedCells(50).application(), batches));
+    }
+
+    @Test
     void shouldDecodeOnceAcrossARollbackAndASequentialRunOfTheSameBatches() {
         List<Batch> batches = randomBatches(5, 3, SIZE, CELLS);
         TypedCells cells = new TypedCells(CELLS);
