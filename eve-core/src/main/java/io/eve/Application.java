@@ -10,7 +10,12 @@ import io.eve.mixer.ConflictKeys;
  * <p>{@link #execute} runs on the executor threads, concurrently with the other requests of its parallel
  * batch. It must be deterministic given its payload, the state and the {@link ExecutionContext}: no wall
  * clock, {@code Math.random}, thread ids or identity hash codes in anything that reaches state or replies.
- * A thrown exception becomes an error reply, identical on every replica; it never stops the replica.
+ * A thrown exception becomes an error reply, identical on every replica; it never stops the replica: an
+ * {@link ApplicationException} carries its code to the client, any other exception the code
+ * {@link ApplicationException#UNEXPECTED}.
+ *
+ * <p>An application with its own request and reply types writes a {@link TypedApplication} instead and
+ * adapts it with {@link #typed}, which decodes each request once (see {@link #prepare}).
  */
 public interface Application {
 
@@ -31,4 +36,24 @@ public interface Application {
      * {@code modify} on it first.
      */
     byte[] execute(byte[] payload, ExecutionContext context) throws Exception;
+
+    /**
+     * Turns a payload into the request that the execution stage asks for conflict keys and then executes,
+     * once per request: an application that decodes its payloads does it here, once, instead of in both
+     * {@link #conflictKeys} and {@link #execute}. Called on the stage thread; must be deterministic, and a
+     * payload it cannot read may throw (the request then conflicts with every other and is answered with an
+     * {@link ApplicationException#UNDECODABLE} error). By default the payload itself, handed to the two
+     * methods above.
+     */
+    default PreparedRequest prepare(byte[] payload) {
+        return new PayloadRequest(this, payload);
+    }
+
+    /**
+     * {@code application} as an {@code Application} whose requests and replies {@code codec} turns into
+     * bytes; each request is decoded once, by {@link #prepare}.
+     */
+    static <Q, R> Application typed(RequestCodec<Q, R> codec, TypedApplication<Q, R> application) {
+        return new TypedAdapter<>(codec, application);
+    }
 }

@@ -11,6 +11,8 @@
  * </pre>
  *
  * <p>This package holds what an application programs against: {@link io.eve.Application},
- * {@link io.eve.ExecutionContext}, {@link io.eve.Request}, {@link io.eve.Reply}.
+ * {@link io.eve.ExecutionContext}, {@link io.eve.Request}, {@link io.eve.Reply}; for typed requests
+ * {@link io.eve.TypedApplication} and {@link io.eve.RequestCodec}, and {@link io.eve.ApplicationException}
+ * for errors with codes (docs/application.md).
  */
 package io.eve;

@@ -2,6 +2,7 @@ package io.eve.execution;
 
 import io.eve.Application;
 import io.eve.ExecutionContext;
+import io.eve.PreparedRequest;
 import io.eve.Reply;
 import io.eve.Request;
 import io.eve.batch.Batch;
@@ -50,8 +51,8 @@ public final class ExecutionStage {
     /** The conflict key every request of a client writes, so one client's requests keep their order. */
     private static final String CLIENT_KEY = "eve.client";
 
-    private final Application application;
     private final ReplicaState state;
+    private final DecodedBatches decoded;
     private final Mixer mixer;
     private final ExecutorService executor;
     private final NavigableMap<Long, Token> tokens = new TreeMap<>();
@@ -92,6 +93,7 @@ public final class ExecutionStage {
     private static final class Run {
         final Batch batch;
         final boolean sequential;
+        final List<PreparedRequest> requests;
         final List<ConflictKeys> keys;
         final List<ParallelBatch> partition;
         final Reply[] replies;
@@ -99,9 +101,15 @@ public final class ExecutionStage {
         final ConcurrentHashMap<Long, Reply> latest = new ConcurrentHashMap<>();
         DependencyRun dependencies;
 
-        Run(Batch batch, boolean sequential, List<ConflictKeys> keys, List<ParallelBatch> partition) {
+        Run(
+                Batch batch,
+                boolean sequential,
+                List<PreparedRequest> requests,
+                List<ConflictKeys> keys,
+                List<ParallelBatch> partition) {
             this.batch = batch;
             this.sequential = sequential;
+            this.requests = requests;
             this.keys = keys;
             this.partition = partition;
             this.replies = new Reply[batch.size()];
@@ -114,8 +122,8 @@ public final class ExecutionStage {
      *     deterministic execution (the simulator)
      */
     public ExecutionStage(Application application, Mixer mixer, ExecutorService executor) {
-        this.application = application;
         this.state = new ReplicaState(application.state());
+        this.decoded = new DecodedBatches(application);
         this.mixer = mixer;
         this.executor = executor;
         tokens.put(0L, Token.genesis(state.rootAt(0)));
@@ -289,9 +297,10 @@ public final class ExecutionStage {
     }
 
     private Run plan(Batch batch, boolean sequential) {
+        List<PreparedRequest> requests = decoded.of(batch);
         List<ConflictKeys> keys = new ArrayList<>(batch.size());
-        List<ParallelBatch> partition = partition(batch, sequential, keys);
-        Run run = new Run(batch, sequential, keys, partition);
+        List<ParallelBatch> partition = partition(batch, sequential, requests, keys);
+        Run run = new Run(batch, sequential, requests, keys, partition);
         if (!sequential && batch.size() > 1 && partition.size() < batch.size()) {
             // No barrier between parallel batches: each request waits only for the earlier ones it conflicts with.
             run.dependencies = new DependencyRun(partition, keys);
@@ -381,12 +390,14 @@ public final class ExecutionStage {
         state.rollbackTo(state.sealedSeq());
     }
 
-    private List<ParallelBatch> partition(Batch batch, boolean sequential, List<ConflictKeys> keys) {
+    private List<ParallelBatch> partition(
+            Batch batch, boolean sequential, List<PreparedRequest> requests, List<ConflictKeys> keys) {
         boolean unreadable = false;
-        for (Request request : batch.requests()) {
+        for (int i = 0; i < batch.size(); i++) {
+            Request request = batch.requests().get(i);
             ConflictKeys declared;
             try {
-                declared = application.conflictKeys(request.payload());
+                declared = requests.get(i).conflictKeys();
             } catch (RuntimeException e) {
                 // A payload the application cannot classify conflicts with anything: run the batch in order.
                 declared = ConflictKeys.none();
@@ -443,7 +454,7 @@ public final class ExecutionStage {
         }
         ExecutionContext context = new ExecutionContext(
                 batch.seq(), index, batch.timestampMillis(), batch.seed(), request.clientId(), request.requestSeq());
-        Reply reply = executeAtomically(request, context);
+        Reply reply = executeAtomically(request, run.requests.get(index), context);
         run.replies[index] = reply;
         run.executed[index] = true;
         run.latest.put(request.clientId(), reply);
@@ -454,11 +465,11 @@ public final class ExecutionStage {
      * the other requests of the batch keep theirs) and the exception becomes its error reply. Any other
      * throwable also undoes the writes, then stops the stage.
      */
-    private Reply executeAtomically(Request request, ExecutionContext context) {
+    private Reply executeAtomically(Request request, PreparedRequest prepared, ExecutionContext context) {
         state.beginRequest();
         boolean closed = false;
         try {
-            byte[] result = application.execute(request.payload(), context);
+            byte[] result = prepared.execute(context);
             state.endRequest();
             closed = true;
             return Reply.of(request, result);
@@ -501,6 +512,7 @@ public final class ExecutionStage {
     /** Batch {@code seq} is committed; the read-only requests that read it or an earlier version are answered. */
     public void markStable(long seq) {
         state.markStable(seq);
+        decoded.discardThrough(seq);
         tokens.headMap(seq, false).clear();
         clocks.headMap(seq, false).clear();
         NavigableMap<Long, List<PendingRead>> committed = pendingReads.headMap(seq, true);
@@ -551,7 +563,7 @@ public final class ExecutionStage {
                 new ExecutionContext(seq, -1, clock[0], clock[1], request.clientId(), request.requestSeq());
         Reply reply;
         try {
-            reply = Reply.of(request, application.execute(request.payload(), context));
+            reply = Reply.of(request, decoded.prepare(request).execute(context));
         } catch (Exception | StackOverflowError e) {
             reply = Reply.failure(request, e);
         }
