@@ -8,7 +8,8 @@ import java.time.Duration;
  * @param replicas the replicas' node ids, tried in this order
  * @param attemptTimeout how long to wait for a reply before resending the same request to the next replica
  * @param requestTimeout how long a request may take in all before it fails with {@link RequestTimeoutException}
- * @param maxOutstanding requests in flight at once; {@link EveClient#submit} waits for a free slot
+ * @param maxOutstanding requests in flight at once; {@link EveClient#submit} waits for a free slot; at most
+ *     {@link io.eve.Request#SESSION_WINDOW}, the replies the replicas keep per client
  * @param maxRequestBytes the largest payload accepted; larger ones fail with {@link RequestTooLargeException}
  * @param matchingReplies how many distinct replicas must send byte-identical replies before one is accepted:
  *     {@code r + 1} for the quorum profiles (Eve §6.1), 1 for primary-backup and crash
@@ -43,6 +44,10 @@ public record ClientConfig(
         if (maxOutstanding < 1 || maxRequestBytes < 1) {
             throw new IllegalArgumentException("maxOutstanding and maxRequestBytes must be positive, got "
                     + maxOutstanding + " and " + maxRequestBytes);
+        }
+        if (maxOutstanding > io.eve.Request.SESSION_WINDOW) {
+            throw new IllegalArgumentException("maxOutstanding must be at most the session window of "
+                    + io.eve.Request.SESSION_WINDOW + " requests, got " + maxOutstanding);
         }
         if (readTimeout.isNegative() || readTimeout.compareTo(requestTimeout) > 0) {
             throw new IllegalArgumentException("readTimeout must be between zero (no read-only optimisation) and"

@@ -8,6 +8,8 @@ import io.eve.transport.Transport;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,6 +17,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -23,6 +26,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * the same number, to the next replica, so a failover never applies a request twice (the replicas'
  * reply cache answers a retry with the original reply). At most {@code maxOutstanding} requests are in
  * flight: {@link #submit} waits for a slot (back-pressure).
+ *
+ * <p>One client carries many concurrent requests from many threads; the replicas run them in parallel when
+ * the application's conflict keys allow (requests in flight together are concurrent, so any order is
+ * linearizable). Exactly-once holds through a session (docs/protocol.md, "Client sessions"): every request
+ * also carries the client's lowest request number still waiting for a reply, and the replicas keep the
+ * replies from that number on, so every request the client may still retry is answered from them. A request
+ * number is never more than {@link Request#SESSION_WINDOW} above that lowest one: {@link #submit} waits
+ * while the oldest request in flight holds the window back. A request that timed out is given up: the
+ * replicas refuse it from then on, so it takes effect before its timeout or never.
  *
  * <p>For the quorum profiles ({@link ClientConfig#withQuorumReplies}) a reply is accepted only once
  * {@code matchingReplies} distinct replicas sent byte-identical replies for the request (so a single
@@ -42,11 +54,18 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class EveClient implements AutoCloseable {
     private final Transport transport;
     private final ClientConfig config;
-    private final AtomicLong nextSeq = new AtomicLong(1);
+    /** Guards request numbering, so a request's lowest unanswered number counts every earlier request. */
+    private final Object session = new Object();
+    /** The next request number; guarded by {@link #session}. */
+    private long nextSeq = 1;
+
+    private final AtomicInteger windowWaiters = new AtomicInteger();
     /** Whether an ordered request went to every replica yet (quorum profiles: see {@link #sendOrdered}). */
     private final AtomicBoolean introduced = new AtomicBoolean();
 
-    private final Map<Long, Attempt> inFlight = new ConcurrentHashMap<>();
+    /** Requests in flight by number: the first is the lowest unanswered one. */
+    private final ConcurrentNavigableMap<Long, Attempt> inFlight = new ConcurrentSkipListMap<>();
+
     private final Semaphore slots;
     private final ScheduledExecutorService timer;
     private volatile int target;
@@ -144,7 +163,12 @@ public final class EveClient implements AutoCloseable {
      */
     public CompletableFuture<Reply> submit(byte[] payload) {
         acquireSlot(payload);
-        return sendOrdered(payload);
+        try {
+            return sendOrdered(open(payload, true));
+        } catch (RuntimeException e) {
+            slots.release();
+            throw e;
+        }
     }
 
     /**
@@ -161,7 +185,12 @@ public final class EveClient implements AutoCloseable {
         acquireSlot(payload);
         long now = System.nanoTime();
         if (!config.readOnlyOptimisation() || now - ordinaryReadsUntil < 0) {
-            return sendOrdered(payload);
+            try {
+                return sendOrdered(open(payload, true));
+            } catch (RuntimeException e) {
+                slots.release();
+                throw e;
+            }
         }
         ReadAttempt attempt =
                 new ReadAttempt(new Request(transport.self(), nextReadSeq.getAndIncrement(), payload), now);
@@ -195,12 +224,62 @@ public final class EveClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Numbers a new ordered request and puts it in flight, in one step so that its lowest unanswered number
+     * counts every request numbered before it. With {@code mayWait} (a caller's thread) it first waits
+     * while the new number would lie beyond the session window.
+     */
+    private Attempt open(byte[] payload, boolean mayWait) {
+        synchronized (session) {
+            long now = System.nanoTime();
+            long deadline = now + config.requestTimeout().toNanos();
+            while (mayWait && nextSeq - lowestUnanswered(nextSeq) >= Request.SESSION_WINDOW) {
+                awaitWindow(deadline - now);
+                now = System.nanoTime();
+                if (now - deadline >= 0) {
+                    throw new RequestTimeoutException("request " + lowestUnanswered(nextSeq) + " held the session"
+                            + " window for " + config.requestTimeout() + ": no new request could be numbered");
+                }
+            }
+            long seq = nextSeq++;
+            Attempt attempt = new Attempt(new Request(transport.self(), seq, lowestUnanswered(seq), payload), now);
+            inFlight.put(seq, attempt);
+            return attempt;
+        }
+    }
+
+    private long lowestUnanswered(long next) {
+        Map.Entry<Long, Attempt> first = inFlight.firstEntry();
+        return first == null ? next : first.getKey();
+    }
+
+    /** Waits, holding nothing but the session's monitor, until a request leaves the flight. */
+    private void awaitWindow(long nanos) {
+        windowWaiters.incrementAndGet();
+        try {
+            TimeUnit.NANOSECONDS.timedWait(session, Math.max(1, nanos));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EveException("interrupted while the session window was full", e);
+        } finally {
+            windowWaiters.decrementAndGet();
+        }
+    }
+
+    /** A request left the flight (answered, timed out, closed): wake a caller waiting for the window. */
+    private void onFinished() {
+        slots.release();
+        if (windowWaiters.get() > 0) {
+            synchronized (session) {
+                session.notifyAll();
+            }
+        }
+    }
+
     /** Sends an ordered request in a slot already taken; the slot is freed when it completes. */
-    private CompletableFuture<Reply> sendOrdered(byte[] payload) {
-        Request request = new Request(transport.self(), nextSeq.getAndIncrement(), payload);
-        Attempt attempt = new Attempt(request, System.nanoTime());
-        attempt.result.whenComplete((reply, failure) -> slots.release());
-        inFlight.put(request.requestSeq(), attempt);
+    private CompletableFuture<Reply> sendOrdered(Attempt attempt) {
+        Request request = attempt.request;
+        attempt.result.whenComplete((reply, failure) -> onFinished());
         if (config.matchingReplies() > 1 && introduced.compareAndSet(false, true)) {
             // Every replica must be able to answer, and over TCP a replica reaches a client only through a
             // connection the client opened: the first request goes to all of them (the others forward it to
@@ -303,7 +382,7 @@ public final class EveClient implements AutoCloseable {
             return;
         }
         readsReissued.incrementAndGet();
-        sendOrdered(attempt.request.payload()).whenComplete((reply, failure) -> {
+        sendOrdered(open(attempt.request.payload(), false)).whenComplete((reply, failure) -> {
             if (failure != null) {
                 attempt.result.completeExceptionally(failure);
             } else {

@@ -70,7 +70,8 @@ final class DependencyRun {
             successors.add(new ArrayList<>(2));
         }
         // For each key, the requests of earlier parallel batches that last wrote it and that read it since.
-        // About two keys per request (its own and its client's): sized so that filling it never rehashes.
+        // About two keys per request (the application's and the request's own): sized so that filling it
+        // never rehashes.
         Map<Object, KeyUse> uses = new HashMap<>(3 * keys.size());
         int next = 0;
         for (ParallelBatch parallel : partition) {

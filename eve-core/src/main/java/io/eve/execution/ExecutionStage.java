@@ -18,8 +18,10 @@ import io.eve.mixer.ParallelBatch;
 import io.eve.mixer.SequentialMixer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Set;
@@ -48,9 +50,6 @@ import java.util.function.LongConsumer;
  * writes are undone; it runs again when it is executed).
  */
 public final class ExecutionStage {
-    /** The conflict key every request of a client writes, so one client's requests keep their order. */
-    private static final String CLIENT_KEY = "eve.client";
-
     private final ReplicaState state;
     private final DecodedBatches decoded;
     private final Mixer mixer;
@@ -98,7 +97,14 @@ public final class ExecutionStage {
         final List<ParallelBatch> partition;
         final Reply[] replies;
         final boolean[] executed;
-        final ConcurrentHashMap<Long, Reply> latest = new ConcurrentHashMap<>();
+        /** The replies of requests that ran in this batch, for a copy of one later in the same batch. */
+        final ConcurrentHashMap<RequestKey, Reply> latest = new ConcurrentHashMap<>();
+        /**
+         * For a batch started early, each client's highest acknowledged mark in the batch before it, which is
+         * not yet recorded: decisions must be those the sealed cache would give (see {@link ReplyCache}).
+         */
+        Map<Long, Long> floors = Map.of();
+
         DependencyRun dependencies;
 
         Run(
@@ -182,14 +188,7 @@ public final class ExecutionStage {
         } else {
             awaitTakingOffers(run);
         }
-        // Replies enter the cache in batch order, on this thread, so no request of a batch started early
-        // ever writes it (it only reads its own clients' entries, which this batch does not write).
-        ReplyCache cache = state.replies();
-        for (int i = 0; i < run.replies.length; i++) {
-            if (run.executed[i]) {
-                cache.record(run.replies[i]);
-            }
-        }
+        recordReplies(run);
         Digest root = state.seal(batch.seq());
         if (state.takeCrossBatchConflict()) {
             // A request wrote an object of the other open batch: neither version is sound. Undo both and run
@@ -220,6 +219,23 @@ public final class ExecutionStage {
         tokens.put(batch.seq(), token);
         clocks.put(batch.seq(), new long[] {batch.timestampMillis(), batch.seed()});
         return new Executed(batch, token, inOrder, run.partition.size(), sequential);
+    }
+
+    /**
+     * Replies enter the cache in batch order, on this thread, so no request of a batch started early ever
+     * writes it. Such a request reads it while this runs; it decides alike before and after (its own copies
+     * in this batch hold it back, and {@link Run#floors} stands in for the marks raised here).
+     */
+    private void recordReplies(Run run) {
+        ReplyCache cache = state.replies();
+        for (Request request : run.batch.requests()) {
+            cache.acknowledge(request);
+        }
+        for (int i = 0; i < run.replies.length; i++) {
+            if (run.executed[i]) {
+                cache.record(run.replies[i]);
+            }
+        }
     }
 
     /** Offers kept at most: a replica runs a few batches ahead of verification, not more. */
@@ -369,12 +385,22 @@ public final class ExecutionStage {
         }
         int held = next.dependencies.holdConflictsWith(writes, reads);
         overlappedRequests.addAndGet(next.batch.size() - held);
+        next.floors = floors(current.batch);
         state.openNext(seq + 1);
         long nextSeq = seq + 1;
         next.dependencies.onDraining(overlapThreads, () -> onDraining.accept(nextSeq));
         next.dependencies.start(
                 executor, ready, nextSeq, index -> ObjectGraphState.runAsBatch(nextSeq, () -> runRequest(next, index)));
         started = next;
+    }
+
+    /** Each client's highest lowest-unanswered number in {@code batch}. */
+    private static Map<Long, Long> floors(Batch batch) {
+        Map<Long, Long> floors = new HashMap<>();
+        for (Request request : batch.requests()) {
+            floors.merge(request.clientId(), request.lowestUnanswered(), Math::max);
+        }
+        return floors;
     }
 
     /** Stops and undoes a batch started early, before anything else touches the state. */
@@ -403,16 +429,25 @@ public final class ExecutionStage {
                 declared = ConflictKeys.none();
                 unreadable = true;
             }
-            keys.add(declared.andWriting(new ClientKey(request.clientId())));
+            keys.add(declared.andWriting(RequestKey.of(request)));
         }
         Mixer chosen = sequential || unreadable ? new SequentialMixer() : mixer;
         return chosen.mix(new BatchKeys(batch.seq(), batch.seed(), keys));
     }
 
-    private record ClientKey(long clientId) {
+    /**
+     * The conflict key every request writes: unique to the request, so a client's concurrent requests share
+     * parallel batches, while copies of one request (a retry batched with the original, or in the batch that
+     * overlaps it) run one after the other and the later copy finds the earlier one's reply.
+     */
+    private record RequestKey(long clientId, long requestSeq) {
+        static RequestKey of(Request request) {
+            return new RequestKey(request.clientId(), request.requestSeq());
+        }
+
         @Override
         public String toString() {
-            return CLIENT_KEY + ":" + clientId;
+            return "eve.request:" + clientId + ":" + requestSeq;
         }
     }
 
@@ -446,8 +481,11 @@ public final class ExecutionStage {
     private void runRequest(Run run, int index) {
         Batch batch = run.batch;
         Request request = batch.requests().get(index);
-        Reply cached =
-                state.replies().lookup(request.clientId(), request.requestSeq(), run.latest.get(request.clientId()));
+        RequestKey key = RequestKey.of(request);
+        Reply cached = run.latest.get(key);
+        if (cached == null) {
+            cached = state.replies().lookup(request, run.floors.getOrDefault(request.clientId(), 0L));
+        }
         if (cached != null) {
             run.replies[index] = cached;
             return;
@@ -457,7 +495,7 @@ public final class ExecutionStage {
         Reply reply = executeAtomically(request, run.requests.get(index), context);
         run.replies[index] = reply;
         run.executed[index] = true;
-        run.latest.put(request.clientId(), reply);
+        run.latest.put(key, reply);
     }
 
     /**
@@ -499,14 +537,15 @@ public final class ExecutionStage {
 
     /**
      * The reply to a client's request from the reply cache, if the state holds no tentative version (so the
-     * reply is committed) and the request is the client's last; {@code null} otherwise. Lets a replica that
-     * caught up by state transfer answer a retried request it never executed.
+     * reply is committed) and the cache still keeps it (the request ran and the client did not acknowledge
+     * it yet); {@code null} otherwise. Lets a replica that caught up by state transfer answer a retried
+     * request it never executed.
      */
     public Reply committedReply(long clientId, long requestSeq) {
         if (state.stableSeq() != state.sealedSeq()) {
             return null;
         }
-        return state.replies().exactly(clientId, requestSeq);
+        return state.replies().cached(clientId, requestSeq);
     }
 
     /** Batch {@code seq} is committed; the read-only requests that read it or an earlier version are answered. */

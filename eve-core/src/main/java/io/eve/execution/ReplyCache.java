@@ -1,95 +1,136 @@
 package io.eve.execution;
 
 import io.eve.Reply;
+import io.eve.Request;
 import io.eve.merkle.graph.ObjectGraphState;
 import io.eve.merkle.graph.ReplicatedMap;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
- * Exactly-once (DESIGN.md section 6): each client's last request number and reply, kept inside the
- * replicated state so a request retried after a failover gets its original reply instead of running twice,
- * on every replica alike. Thread-safe (a replicated map); requests of one client never share a parallel
- * batch, because the execution stage makes them write the same conflict key.
+ * Exactly-once with client sessions (DESIGN.md section 6, docs/protocol.md "Client sessions"): for each
+ * client its acknowledged mark (the highest "lowest unanswered request number" its requests carried) and
+ * the replies of its executed requests at or above the mark, kept inside the replicated state so that a
+ * request retried after a failover gets its original reply instead of running twice, on every replica
+ * alike. A request below the mark, or {@link Request#SESSION_WINDOW} or more above it, gets an error reply
+ * and is never executed; so a client keeps at most that many replies.
+ *
+ * <p>Decisions depend only on the cache as last sealed and on the request itself, never on the order in
+ * which the requests of one batch ran: a client's concurrent requests may share a parallel batch. The
+ * stage writes the cache only at seal, in batch order ({@link #record}); executor threads only read it.
+ * Thread-safe (replicated maps).
  */
 final class ReplyCache {
-    static final String ROOT = "eve.clients";
+    /** Each client's acknowledged mark. */
+    static final String MARKS = "eve.sessions";
+    /** Replies by "clientId:requestSeq", for requests at or above their client's mark. */
+    static final String REPLIES = "eve.replies";
 
-    private final ReplicatedMap<Long, byte[]> byClient;
+    private final ReplicatedMap<Long, Long> marks;
+    private final ReplicatedMap<String, byte[]> replies;
 
     ReplyCache(ObjectGraphState state) {
-        ReplicatedMap<Long, byte[]> existing = state.root(ROOT, castClass());
-        if (existing == null) {
-            existing = new ReplicatedMap<>();
-            state.setRoot(ROOT, existing);
-        }
-        this.byClient = existing;
+        this.marks = root(state, MARKS);
+        this.replies = root(state, REPLIES);
     }
 
     @SuppressWarnings("unchecked")
-    private static Class<ReplicatedMap<Long, byte[]>> castClass() {
-        return (Class<ReplicatedMap<Long, byte[]>>) (Class<?>) ReplicatedMap.class;
+    private static <K, V> ReplicatedMap<K, V> root(ObjectGraphState state, String name) {
+        ReplicatedMap<K, V> existing = state.root(name, (Class<ReplicatedMap<K, V>>) (Class<?>) ReplicatedMap.class);
+        if (existing == null) {
+            existing = new ReplicatedMap<>();
+            state.setRoot(name, existing);
+        }
+        return existing;
     }
 
     /**
-     * The reply for a request already answered: the cached one for a retry of the client's last request,
-     * an error reply for one older than that (the client has moved on; it is not run again); {@code null}
-     * for a new request.
+     * The reply for {@code request} if it must not run: its cached reply when it already ran, an error reply
+     * when it lies below its client's mark (the client acknowledged it, its reply is forgotten) or beyond
+     * the session window; {@code null} for a new request. {@code floor} raises the mark further: the highest
+     * mark of the client's requests in a batch that is executed but not yet recorded (0 if none).
      */
-    Reply lookup(long clientId, long requestSeq) {
-        return decode(clientId, requestSeq, byClient.get(clientId));
+    Reply lookup(Request request, long floor) {
+        long clientId = request.clientId();
+        long seq = request.requestSeq();
+        long mark = Math.max(Math.max(mark(clientId), floor), request.lowestUnanswered());
+        if (seq < mark) {
+            return refusal(request, "was already answered: the client acknowledged every request below " + mark);
+        }
+        if (seq - mark >= Request.SESSION_WINDOW) {
+            return refusal(
+                    request,
+                    "lies beyond the session window of " + Request.SESSION_WINDOW + " requests from " + mark
+                            + ", the lowest this client may still wait for");
+        }
+        return cached(clientId, seq);
     }
 
-    /**
-     * As {@link #lookup(long, long)}, but the client's latest reply of the batch in progress, if any, comes
-     * first: the stage records a batch's replies only when it seals the batch (so that the requests of the
-     * next batch, which may already run, never write the cache), and a retry in the same batch must still
-     * find the reply.
-     */
-    Reply lookup(long clientId, long requestSeq, Reply inBatch) {
-        if (inBatch == null) {
-            return lookup(clientId, requestSeq);
-        }
-        if (inBatch.requestSeq() < requestSeq) {
-            return null;
-        }
-        return inBatch.requestSeq() > requestSeq ? stale(clientId, requestSeq, inBatch.requestSeq()) : inBatch;
-    }
-
-    private static Reply decode(long clientId, long requestSeq, byte[] cached) {
+    /** The reply cached for the request, or {@code null}: a retry answered by a replica that never ran it. */
+    Reply cached(long clientId, long requestSeq) {
+        byte[] cached = replies.get(key(clientId, requestSeq));
         if (cached == null) {
             return null;
         }
         ByteBuffer buffer = ByteBuffer.wrap(cached);
-        long cachedSeq = buffer.getLong();
-        if (cachedSeq < requestSeq) {
-            return null;
-        }
-        if (cachedSeq > requestSeq) {
-            return stale(clientId, requestSeq, cachedSeq);
-        }
         boolean error = buffer.get() != 0;
         byte[] payload = new byte[buffer.remaining()];
         buffer.get(payload);
-        return new Reply(clientId, cachedSeq, error, payload);
+        return new Reply(clientId, requestSeq, error, payload);
     }
 
-    private static Reply stale(long clientId, long requestSeq, long lastSeq) {
-        String text = "stale request " + requestSeq + ": client " + clientId + " already sent request " + lastSeq;
-        return new Reply(clientId, requestSeq, true, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    /** The client's acknowledged mark: 1 for a client never seen (every request number is at least 1). */
+    long mark(long clientId) {
+        Long mark = marks.get(clientId);
+        return mark == null ? 1 : mark;
     }
 
-    /** The cached reply if {@code requestSeq} is the client's last request; {@code null} otherwise. */
-    Reply exactly(long clientId, long requestSeq) {
-        byte[] cached = byClient.get(clientId);
-        if (cached == null || ByteBuffer.wrap(cached).getLong() != requestSeq) {
-            return null;
+    /** How many replies the cache keeps for the client (for tests). */
+    int size(long clientId) {
+        long mark = mark(clientId);
+        int size = 0;
+        for (long seq = mark; seq < mark + Request.SESSION_WINDOW; seq++) {
+            size += replies.containsKey(key(clientId, seq)) ? 1 : 0;
         }
-        return lookup(clientId, requestSeq);
+        return size;
     }
 
+    /**
+     * Raises the client's mark to the request's {@code lowestUnanswered}, forgetting the replies below it. Every
+     * request of a batch counts, executed or not, so the mark is a function of the batch, not of the
+     * execution order.
+     */
+    void acknowledge(Request request) {
+        long clientId = request.clientId();
+        long old = mark(clientId);
+        long mark = request.lowestUnanswered();
+        if (mark <= old) {
+            return;
+        }
+        marks.put(clientId, mark);
+        // Replies are kept only within the window above the old mark: at most that many to look at.
+        for (long seq = old; seq < Math.min(mark, old + Request.SESSION_WINDOW); seq++) {
+            replies.remove(key(clientId, seq));
+        }
+    }
+
+    /** Keeps the reply of a request that ran, unless its client acknowledged it in the meantime. */
     void record(Reply reply) {
-        ByteBuffer buffer = ByteBuffer.allocate(9 + reply.payload().length);
-        buffer.putLong(reply.requestSeq()).put((byte) (reply.error() ? 1 : 0)).put(reply.payload());
-        byClient.put(reply.clientId(), buffer.array());
+        if (reply.requestSeq() < mark(reply.clientId())) {
+            return;
+        }
+        ByteBuffer buffer = ByteBuffer.allocate(1 + reply.payload().length);
+        buffer.put((byte) (reply.error() ? 1 : 0)).put(reply.payload());
+        replies.put(key(reply.clientId(), reply.requestSeq()), buffer.array());
+    }
+
+    private static String key(long clientId, long requestSeq) {
+        return clientId + ":" + requestSeq;
+    }
+
+    private static Reply refusal(Request request, String why) {
+        String text =
+                "request " + request.requestSeq() + " of client " + request.clientId() + " not executed: it " + why;
+        return new Reply(request.clientId(), request.requestSeq(), true, text.getBytes(StandardCharsets.UTF_8));
     }
 }

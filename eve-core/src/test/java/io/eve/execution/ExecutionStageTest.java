@@ -118,8 +118,46 @@ class ExecutionStageTest {
         Executed b = lagging.execute(next, false);
         assertThat(b.token()).isEqualTo(a.token());
         assertThat(b.replies().get(1).errorText())
-                .as("request 3 of client 1 is older than its last")
-                .contains("stale");
+                .as("client 1 acknowledged request 3 when it sent request 5")
+                .contains("already answered");
+    }
+
+    @Test
+    void shouldRunOneClientsConcurrentRequestsInOneParallelBatch() {
+        int clients = 8;
+        ExecutorService wide = Executors.newFixedThreadPool(clients);
+        try {
+            TestLedger ledger = new TestLedger();
+            ledger.meeting = new java.util.concurrent.CountDownLatch(clients);
+            ExecutionStage stage = new ExecutionStage(ledger, KeyConflictMixer.unbounded(), wide);
+            List<Request> requests = new ArrayList<>();
+            for (int seq = 1; seq <= clients; seq++) {
+                requests.add(new Request(3, seq, 1, TestLedger.text("meet:k" + seq)));
+            }
+            // Each request waits until all of them run at once: a client key would run them one by one.
+            Executed executed = stage.execute(new Batch(1, 1, 1, requests), false);
+            assertThat(executed.replies())
+                    .allSatisfy(reply -> assertThat(text(reply)).isEqualTo("met"));
+            assertThat(executed.parallelBatches()).isEqualTo(1);
+            assertThat(ledger.mostAtOnce.get()).isEqualTo(clients);
+        } finally {
+            wide.shutdownNow();
+        }
+    }
+
+    @Test
+    void shouldRunTwoCopiesOfOneRequestInOneBatchOnlyOnce() {
+        TestLedger ledger = new TestLedger();
+        ExecutionStage stage = new ExecutionStage(ledger, KeyConflictMixer.unbounded(), pool);
+        Request retried = new Request(4, 2, 1, TestLedger.text("rand:k"));
+        Executed executed = stage.execute(
+                new Batch(1, 1, 1, List.of(retried, new Request(4, 1, 1, TestLedger.text("rand:j")), retried)), false);
+        assertThat(ledger.executions.get()).isEqualTo(2);
+        assertThat(executed.replies().get(2)).isEqualTo(executed.replies().get(0));
+        assertThat(stage.committedReply(4, 2)).as("version 1 is not stable yet").isNull();
+        stage.markStable(1);
+        assertThat(stage.committedReply(4, 2)).isEqualTo(executed.replies().get(0));
+        assertThat(stage.committedReply(4, 1)).isEqualTo(executed.replies().get(1));
     }
 
     /** Answers to read-only requests, as the stage gave them. */

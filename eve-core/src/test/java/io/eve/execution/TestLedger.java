@@ -13,8 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A test application: "put:k:v" stores v under k and returns the previous value, "rand:k" stores a
  * number from the context's random source, "get:k" returns k's value, "clock:c" the context's
- * timestamp, batch and position, "boom" throws. It records which threads ran requests and
- * the largest number of requests running at once.
+ * timestamp, batch and position, "meet:k" waits until {@link #meeting} has counted down to zero (each
+ * "meet" counts once), "boom" throws. It records which threads ran requests, how many requests it ran,
+ * and the largest number of requests running at once.
  */
 final class TestLedger implements Application {
     final ObjectGraphState state = ObjectGraphState.builder().build();
@@ -22,6 +23,10 @@ final class TestLedger implements Application {
     final Set<String> threads = ConcurrentHashMap.newKeySet();
     final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
     final java.util.concurrent.atomic.AtomicInteger mostAtOnce = new java.util.concurrent.atomic.AtomicInteger();
+    final java.util.concurrent.atomic.AtomicInteger executions = new java.util.concurrent.atomic.AtomicInteger();
+    /** What "meet" requests count down and wait on, for at most ten seconds. */
+    volatile java.util.concurrent.CountDownLatch meeting = new java.util.concurrent.CountDownLatch(0);
+
     volatile long workMillis;
     /** Extra sleep of a "put" whose value is "slow". */
     volatile long slowMillis;
@@ -47,6 +52,7 @@ final class TestLedger implements Application {
 
     @Override
     public byte[] execute(byte[] payload, ExecutionContext context) throws Exception {
+        executions.incrementAndGet();
         int now = running.incrementAndGet();
         mostAtOnce.accumulateAndGet(now, Math::max);
         threads.add(Thread.currentThread().getName());
@@ -62,6 +68,13 @@ final class TestLedger implements Application {
                     }
                     String previous = entries.put(parts[1], parts[2]);
                     return text(previous == null ? "" : previous);
+                }
+                case "meet" -> {
+                    meeting.countDown();
+                    if (!meeting.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("the others never came: " + meeting.getCount() + " missing");
+                    }
+                    return text("met");
                 }
                 case "clock" -> {
                     return text(context.timestampMillis() + "@" + context.batchSeq() + "/" + context.index());

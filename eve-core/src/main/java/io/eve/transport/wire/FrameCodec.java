@@ -33,7 +33,7 @@ public final class FrameCodec {
     public static final int MAGIC = 0x45564557;
 
     /** The only format version this codec writes and reads. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     /** The smallest maximum frame size a codec accepts: room for every message without a payload. */
     public static final int SMALLEST_MAXIMUM = 1024;

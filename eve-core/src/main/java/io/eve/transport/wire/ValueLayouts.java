@@ -15,7 +15,7 @@ import java.util.List;
  * validates them, waits until the frame's checksum has been checked.
  */
 final class ValueLayouts {
-    static final int REQUEST_FIXED_BYTES = 2 * Long.BYTES + Integer.BYTES;
+    static final int REQUEST_FIXED_BYTES = 3 * Long.BYTES + Integer.BYTES;
     static final int REPLY_FIXED_BYTES = 2 * Long.BYTES + 1 + Integer.BYTES;
     static final int BATCH_FIXED_BYTES = 3 * Long.BYTES + Integer.BYTES;
     static final int TOKEN_BYTES = Long.BYTES + 4 * Digest.LENGTH;
@@ -30,11 +30,16 @@ final class ValueLayouts {
     static void writeRequest(Request request, FrameOutput out) {
         out.putLong(request.clientId());
         out.putLong(request.requestSeq());
+        out.putLong(request.lowestUnanswered());
         out.putBytes(request.payload());
     }
 
     static RequestFields readRequest(FrameInput in) {
-        return new RequestFields(in.getLong("client id"), in.getLong("request number"), in.getBytes("request payload"));
+        return new RequestFields(
+                in.getLong("client id"),
+                in.getLong("request number"),
+                in.getLong("lowest unanswered request number"),
+                in.getBytes("request payload"));
     }
 
     static long replySize(Reply reply) {
@@ -125,9 +130,9 @@ final class ValueLayouts {
         return value == 1;
     }
 
-    record RequestFields(long clientId, long requestSeq, byte[] payload) {
+    record RequestFields(long clientId, long requestSeq, long lowestUnanswered, byte[] payload) {
         Request toRequest() {
-            return new Request(clientId, requestSeq, payload);
+            return new Request(clientId, requestSeq, lowestUnanswered, payload);
         }
     }
 

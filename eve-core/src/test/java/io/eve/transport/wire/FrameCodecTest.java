@@ -55,7 +55,7 @@ class FrameCodecTest {
     @Test
     void shouldRoundTripPayloadsUpToTheMaximumFrameSize() {
         FrameCodec large = new FrameCodec(8 << 20);
-        byte[] payload = new byte[(8 << 20) - 14 - 20];
+        byte[] payload = new byte[(8 << 20) - 14 - 28];
         Arrays.fill(payload, (byte) 0x5a);
         Message request = new ClientRequest(new Request(Long.MAX_VALUE, Long.MAX_VALUE, payload));
         byte[] frame = large.encode(request);
@@ -77,16 +77,16 @@ class FrameCodecTest {
 
     @Test
     void shouldEncodeACommitAsItsPinnedBytes() {
-        // length 26 | "EVEW" | version 1 | type 6 | view 3 | seq 7 | CRC32C, computed independently of java.util.zip
-        String pinned = "0000001a" + "45564557" + "01" + "06" + "0000000000000003" + "0000000000000007" + "b8c314f7";
+        // length 26 | "EVEW" | version 2 | type 6 | view 3 | seq 7 | CRC32C, computed independently of java.util.zip
+        String pinned = "0000001a" + "45564557" + "02" + "06" + "0000000000000003" + "0000000000000007" + "a978128a";
         assertThat(HexFormat.of().formatHex(codec.encode(new Commit(3, 7)))).isEqualTo(pinned);
         assertThat(codec.decode(HexFormat.of().parseHex(pinned))).isEqualTo(new Commit(3, 7));
     }
 
     @Test
     void shouldEncodeASuspectAsItsPinnedBytes() {
-        // length 18 | "EVEW" | version 1 | type 17 | view 5 | CRC32C, computed independently of java.util.zip
-        String pinned = "00000012" + "45564557" + "01" + "11" + "0000000000000005" + "bca98710";
+        // length 18 | "EVEW" | version 2 | type 17 | view 5 | CRC32C, computed independently of java.util.zip
+        String pinned = "00000012" + "45564557" + "02" + "11" + "0000000000000005" + "e4bf7d0e";
         assertThat(HexFormat.of().formatHex(codec.encode(new Message.Suspect(5))))
                 .isEqualTo(pinned);
         assertThat(codec.decode(HexFormat.of().parseHex(pinned))).isEqualTo(new Message.Suspect(5));
@@ -111,10 +111,11 @@ class FrameCodecTest {
 
     @Test
     void shouldEncodeAClientRequestAsItsPinnedBytes() {
-        // length 32 | "EVEW" | version 1 | type 1 | client 42 | number 1 | payload length 2 | "hi" | CRC32C
-        String pinned = "00000020" + "45564557" + "01" + "01" + "000000000000002a" + "0000000000000001" + "00000002"
-                + "6869" + "be26c140";
-        Message message = new ClientRequest(new Request(42, 1, WireMessages.utf8("hi")));
+        // length 40 | "EVEW" | version 2 | type 1 | client 42 | number 3 | lowest unanswered 2 | payload length 2
+        // | "hi" | CRC32C, computed independently of java.util.zip
+        String pinned = "00000028" + "45564557" + "02" + "01" + "000000000000002a" + "0000000000000003"
+                + "0000000000000002" + "00000002" + "6869" + "19f1bf7e";
+        Message message = new ClientRequest(new Request(42, 3, 2, WireMessages.utf8("hi")));
         assertThat(HexFormat.of().formatHex(codec.encode(message))).isEqualTo(pinned);
         assertThat(codec.decode(HexFormat.of().parseHex(pinned))).isEqualTo(message);
     }
@@ -132,12 +133,12 @@ class FrameCodecTest {
     @Test
     void shouldRefuseToEncodeAMessageAboveTheMaximum() {
         FrameCodec small = new FrameCodec(1024);
-        Message message = new ClientRequest(new Request(1, 1, new byte[1024 - 34 + 1]));
+        Message message = new ClientRequest(new Request(1, 1, new byte[1024 - 42 + 1]));
         assertThatThrownBy(() -> small.encode(message))
                 .isInstanceOfSatisfying(
                         FrameException.class, e -> assertThat(e.reason()).isEqualTo(Reason.FRAME_TOO_LONG))
                 .hasMessage("the ClientRequest frame of 1025 bytes exceeds the maximum frame size 1024");
-        assertThat(small.encode(new ClientRequest(new Request(1, 1, new byte[1024 - 34]))))
+        assertThat(small.encode(new ClientRequest(new Request(1, 1, new byte[1024 - 42]))))
                 .hasSize(1024);
     }
 
@@ -188,9 +189,10 @@ class FrameCodecTest {
 
     @Test
     void shouldRefuseAnUnknownVersion() {
-        byte[] frame = Frames.reseal(Frames.withByte(codec.encode(new Commit(1, 1)), 8, 2));
+        // Version 1 requests had no lowest unanswered number: an old node's frames are refused, not misread.
+        byte[] frame = Frames.reseal(Frames.withByte(codec.encode(new Commit(1, 1)), 8, 1));
         assertThat(HostileInput.refusal(codec, frame))
-                .hasMessage("format version 2 is not supported; this node speaks version 1")
+                .hasMessage("format version 1 is not supported; this node speaks version 2")
                 .extracting(FrameException::reason)
                 .isEqualTo(Reason.UNSUPPORTED_VERSION);
     }
@@ -214,8 +216,8 @@ class FrameCodecTest {
         FrameException e = HostileInput.refusal(codec, frame);
         assertThat(e.reason()).isEqualTo(Reason.TRUNCATED_BODY);
         assertThat(e)
-                .hasMessage("request count 2147483647 at frame offset 50 needs at least 42949672940 bytes,"
-                        + " but 25 remain in the body");
+                .hasMessage("request count 2147483647 at frame offset 50 needs at least 60129542116 bytes,"
+                        + " but 33 remain in the body");
         assertThat(HostileInput.refusal(codec, Frames.reseal(Frames.withInt(codec.encode(batch), countAt, -2)))
                         .reason())
                 .isEqualTo(Reason.TRUNCATED_BODY);
@@ -224,10 +226,10 @@ class FrameCodecTest {
     @Test
     void shouldRefuseAPayloadLengthBeyondTheBody() {
         byte[] request = codec.encode(new ClientRequest(new Request(1, 1, new byte[8])));
-        byte[] frame = Frames.reseal(Frames.withInt(request, BODY + 16, 9));
+        byte[] frame = Frames.reseal(Frames.withInt(request, BODY + 24, 9));
         assertThat(HostileInput.refusal(codec, frame))
                 .hasMessage(
-                        "request payload length 9 at frame offset 26 needs at least 9 bytes, but 8 remain in the body")
+                        "request payload length 9 at frame offset 34 needs at least 9 bytes, but 8 remain in the body")
                 .extracting(FrameException::reason)
                 .isEqualTo(Reason.TRUNCATED_BODY);
     }
@@ -262,7 +264,7 @@ class FrameCodecTest {
     @Test
     void shouldCheckStructureBeforeTheChecksumAndTheChecksumBeforeValues() {
         byte[] request = codec.encode(new ClientRequest(new Request(1, 1, new byte[8])));
-        assertThat(HostileInput.refusal(codec, Frames.withInt(request, BODY + 16, 100))
+        assertThat(HostileInput.refusal(codec, Frames.withInt(request, BODY + 24, 100))
                         .reason())
                 .isEqualTo(Reason.TRUNCATED_BODY);
         assertThat(HostileInput.refusal(codec, Frames.withLong(request, BODY + 8, 0))
@@ -275,6 +277,16 @@ class FrameCodecTest {
         byte[] request = codec.encode(new ClientRequest(new Request(1, 1, new byte[0])));
         assertThat(HostileInput.refusal(codec, Frames.reseal(Frames.withLong(request, BODY + 8, 0))))
                 .hasMessage("the ClientRequest is invalid: request numbers start at 1, got 0")
+                .extracting(FrameException::reason)
+                .isEqualTo(Reason.INVALID_VALUE);
+    }
+
+    @Test
+    void shouldRefuseALowestUnansweredNumberAboveTheRequestsOwn() {
+        byte[] request = codec.encode(new ClientRequest(new Request(1, 4, 2, new byte[0])));
+        assertThat(HostileInput.refusal(codec, Frames.reseal(Frames.withLong(request, BODY + 16, 5))))
+                .hasMessage("the ClientRequest is invalid: the lowest unanswered request number must lie between 1"
+                        + " and the request's own number 4, got 5")
                 .extracting(FrameException::reason)
                 .isEqualTo(Reason.INVALID_VALUE);
     }

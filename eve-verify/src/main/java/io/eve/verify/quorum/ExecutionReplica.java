@@ -15,7 +15,6 @@ import io.eve.protocol.Message.Suspect;
 import io.eve.protocol.Message.Verify;
 import io.eve.protocol.Message.VerifyResponse;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,9 +66,11 @@ public final class ExecutionReplica {
     private final NavigableMap<Long, Token> mine = new TreeMap<>();
     private final NavigableSet<Long> held = new TreeSet<>();
     private final NavigableMap<Long, Token> agreed = new TreeMap<>();
-    private final Map<Long, Reply> lastReplies = new HashMap<>();
-    private final Map<Long, Long> waitingSince = new LinkedHashMap<>();
-    private final Map<Long, Request> forwarded = new LinkedHashMap<>();
+    private final CommittedReplies committedReplies = new CommittedReplies();
+    /** Requests forwarded to the primary and not yet committed, by "clientId:requestSeq", and since when. */
+    private final Map<String, Long> waitingSince = new LinkedHashMap<>();
+
+    private final Map<String, Request> forwarded = new LinkedHashMap<>();
     private Token transferTarget;
     private long transferBase;
     private long transferAskedAt;
@@ -228,21 +229,21 @@ public final class ExecutionReplica {
     // ---- clients -------------------------------------------------------------------------------
 
     private void onClientRequest(Request request) {
-        Reply last = lastReplies.get(request.clientId());
-        if (last != null && last.requestSeq() >= request.requestSeq()) {
-            if (last.requestSeq() == request.requestSeq()) {
-                actions.send((int) request.clientId(), new ClientReply(last)); // from the committed replies
-            }
+        Reply done = committedReplies.find(request);
+        if (done != null) {
+            actions.send((int) request.clientId(), new ClientReply(done));
             return;
         }
+        // A client's requests may be in flight together: an older number than one already answered may still
+        // be new. The primary's reply cache decides (and refuses one the client acknowledged).
         actions.replyFromState(request.clientId(), request.requestSeq());
         if (isPrimary()) {
             dispatcher.offer(request, now, wall);
         } else {
             actions.send(config.executionPrimary(view), new ClientRequest(request));
-            Request previous = forwarded.put(request.clientId(), request);
-            if (previous == null || previous.requestSeq() != request.requestSeq()) {
-                waitingSince.put(request.clientId(), now);
+            String key = Dispatcher.key(request);
+            if (forwarded.put(key, request) == null) {
+                waitingSince.put(key, now);
             }
         }
     }
@@ -413,11 +414,10 @@ public final class ExecutionReplica {
         long seq = token.seq();
         for (Executed done : executed.headMap(seq, true).values()) {
             for (Reply reply : done.replies()) {
-                lastReplies.put(reply.clientId(), reply);
-                Request waiting = forwarded.get(reply.clientId());
-                if (waiting != null && waiting.requestSeq() <= reply.requestSeq()) {
-                    forwarded.remove(reply.clientId());
-                    waitingSince.remove(reply.clientId());
+                committedReplies.add(reply);
+                String key = reply.clientId() + ":" + reply.requestSeq();
+                if (forwarded.remove(key) != null) {
+                    waitingSince.remove(key);
                 }
                 actions.release(reply);
             }
@@ -562,7 +562,7 @@ public final class ExecutionReplica {
             LOG.error(
                     "{}: view {} starts from batch {}, below this replica's committed {}", name, newView, seq, stable);
         }
-        waitingSince.replaceAll((client, since) -> now);
+        waitingSince.replaceAll((request, since) -> now);
         if (isPrimary()) {
             dispatcher.lead(seq, orphans, now, wall);
         } else if (wasPrimary) {

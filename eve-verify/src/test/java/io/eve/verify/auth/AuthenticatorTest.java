@@ -45,15 +45,15 @@ class AuthenticatorTest {
     @Test
     void shouldComputeTheKnownAnswerTag() {
         // Suspect(view 5), the known frame of docs/protocol.md. Expected value computed independently:
-        // printf 00000001000000124556455701110000000000000005bca98710 | xxd -r -p
+        // printf 00000001000000124556455702110000000000000005e4bf7d0e | xxd -r -p
         //     | openssl dgst -sha256 -mac HMAC -macopt
         // hexkey:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
         byte[] frame = new FrameCodec(1 << 16).encode(new Message.Suspect(5));
-        assertThat(HEX.formatHex(frame)).isEqualTo("000000124556455701110000000000000005bca98710");
+        assertThat(HEX.formatHex(frame)).isEqualTo("000000124556455702110000000000000005e4bf7d0e");
         byte[] tags = new Authenticator(fixedKeys(), 1).tags(frame);
         assertThat(tags).hasSize(4 * Authenticator.TAG_BYTES);
         assertThat(HEX.formatHex(Authenticator.slotOf(tags, 2)))
-                .isEqualTo("41d6b63196649794f4e0935ed7f7718e1d9a253882bdec31e522f4a8e013a425");
+                .isEqualTo("b91bcd13e54e101c7160c39f4e5c51c0c166aecef560432edbd4b61a80a31980");
     }
 
     @Test

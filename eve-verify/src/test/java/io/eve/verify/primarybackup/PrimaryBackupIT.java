@@ -9,7 +9,9 @@ import io.eve.client.EveClient;
 import io.eve.merkle.Digest;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.verify.runtime.ReplicaRuntime;
+import io.eve.verify.session.SessionLoad;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -142,6 +144,26 @@ class PrimaryBackupIT {
             long seq = cluster.replicas[SECOND].committed();
             Cluster.await("the rejoined backup commits batch " + seq, () -> cluster.replicas[FIRST].committed() >= seq);
             assertThat(cluster.apps[FIRST].counters.get(7L)).isEqualTo(50L);
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldApplyEveryUpdateOfOneClientsThirtyTwoThreadsExactlyOnceAcrossAFailover() throws Exception {
+        try (Cluster cluster = new Cluster()) {
+            SessionLoad load = new SessionLoad(cluster.client(100), 32, 8);
+            load.run(40, 300, () -> cluster.crash(FIRST), Duration.ofSeconds(40));
+            assertThat(load.problems()).isEmpty();
+            assertThat(load.acknowledged()).isEqualTo(32 * 40);
+            assertThat(cluster.replicas[SECOND].isPrimary()).isTrue();
+            assertThat(load.returned())
+                    .as("per counter, the acknowledged adds returned 1..n, each once")
+                    .isEqualTo(load.exactlyOnce());
+            for (long key = 0; key < 8; key++) {
+                assertThat(cluster.apps[SECOND].counters.get(key))
+                        .as("counter %d", key)
+                        .isEqualTo(32 * 40 / 8);
+            }
             assertThat(cluster.failures).isEmpty();
         }
     }

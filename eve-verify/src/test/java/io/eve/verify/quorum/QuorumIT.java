@@ -3,6 +3,8 @@ package io.eve.verify.quorum;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eve.verify.runtime.ReplicaRuntime;
+import io.eve.verify.session.SessionLoad;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -38,6 +40,46 @@ class QuorumIT {
             assertThat(cluster.processes[1].metrics().batchesCommitted()).isPositive();
             assertThat(cluster.failures).isEmpty();
         }
+    }
+
+    @Test
+    void shouldApplyEveryUpdateOfOneClientsThirtyTwoThreadsExactlyOnceAcrossAFailover() throws Exception {
+        try (QuorumCluster cluster = QuorumCluster.crash()) {
+            SessionLoad load = new SessionLoad(cluster.client(100), 32, 8);
+            int[] crashed = {-1};
+            load.run(
+                    40,
+                    300,
+                    () -> {
+                        crashed[0] = primary(cluster);
+                        cluster.crash(crashed[0]);
+                    },
+                    Duration.ofSeconds(60));
+            assertThat(load.problems()).isEmpty();
+            assertThat(load.acknowledged()).isEqualTo(32 * 40);
+            assertThat(load.returned())
+                    .as("per counter, the acknowledged adds returned 1..n, each once")
+                    .isEqualTo(load.exactlyOnce());
+            int[] survivors = Arrays.stream(cluster.base.executionReplicas())
+                    .filter(node -> node != crashed[0])
+                    .toArray();
+            cluster.awaitEqualStates(survivors);
+            for (long key = 0; key < 8; key++) {
+                assertThat(cluster.apps[survivors[0]].counters.get(key))
+                        .as("counter %d", key)
+                        .isEqualTo(32 * 40 / 8);
+            }
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+
+    private static int primary(QuorumCluster cluster) {
+        for (int node = 0; node < cluster.processes.length; node++) {
+            if (cluster.processes[node].isPrimary()) {
+                return node;
+            }
+        }
+        throw new AssertionError("no execution primary to crash");
     }
 
     @Test

@@ -106,7 +106,8 @@ final class SimClient {
             remainingAfterHeal--;
         }
         sent++;
-        outstanding = new Request(id, sent, workload.invoke(sent, sim.now()));
+        // One request at a time: every earlier one was answered or given up, so this is the lowest unanswered.
+        outstanding = new Request(id, sent, sent, workload.invoke(sent, sim.now()));
         outstandingSince = sim.now();
         transmit();
     }
@@ -199,10 +200,11 @@ final class SimClient {
             return;
         }
         if (outstanding == null || seq != outstanding.requestSeq()) {
-            // A late copy of an old request meets a reply cache that has moved on: it is answered "stale"
-            // (ReplyCache), never executed again. The client has its answer, or gave up, and ignores this one.
+            // A late copy of an old request meets a session that has moved on: the reply cache refuses it
+            // (ReplyCache: "already answered"), never executes it again. The client has its answer, or gave
+            // up, and ignores this one.
             byte[] first = answers.get(seq);
-            boolean stale = reply.error() && reply.errorText().startsWith("stale request");
+            boolean stale = reply.error() && reply.errorText().contains("not executed: it was already answered");
             if (first != null && !stale && !Arrays.equals(first, reply.payload())) {
                 sim.fail("client " + id + " got two different replies to request " + seq + ": " + text(first) + " and "
                         + text(reply.payload()) + " (from " + from + ")");
