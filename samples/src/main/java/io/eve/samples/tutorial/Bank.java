@@ -1,7 +1,8 @@
 package io.eve.samples.tutorial;
 
-import io.eve.Application;
+import io.eve.ApplicationException;
 import io.eve.ExecutionContext;
+import io.eve.TypedService;
 import io.eve.config.ClusterConfig;
 import io.eve.merkle.graph.ObjectGraphState;
 import io.eve.merkle.graph.ReplicatedMap;
@@ -11,8 +12,9 @@ import java.util.List;
 
 /**
  * The tutorial's bank (docs/tutorial.md): accounts with balances, deposits, transfers, balances and an
- * audited total, replicated by Eve. A transfer that would overdraw, or names an account that does not
- * exist, fails as a whole: the client gets an error reply and no balance changes.
+ * audited total, replicated by Eve. A request that cannot be carried out fails as a whole with a coded error
+ * a client can match ({@value #NO_SUCH_ACCOUNT}, {@value #ALREADY_OPEN}, {@value #INSUFFICIENT_FUNDS}), and
+ * no balance changes.
  *
  * <p>Conflict keys: each account belongs to one of {@value #BUCKETS} buckets; a request that changes an account
  * writes its bucket, a balance reads it, and the total reads every bucket. So deposits and transfers on
@@ -21,7 +23,14 @@ import java.util.List;
  * <p>Settings (the cluster configuration's {@code app.} keys): {@code app.accounts} accounts named {@code a0},
  * {@code a1}, ... opened at start with {@code app.initial-balance} each (default: none).
  */
-public final class Bank implements Application {
+public final class Bank extends TypedService<BankRequest, Long> {
+    /** The error code of a request naming an account that is not open. */
+    public static final String NO_SUCH_ACCOUNT = "no-such-account";
+    /** The error code of opening an account twice. */
+    public static final String ALREADY_OPEN = "already-open";
+    /** The error code of a transfer larger than the payer's balance. */
+    public static final String INSUFFICIENT_FUNDS = "insufficient-funds";
+
     static final int BUCKETS = 64;
     private static final String ROOT = "bank.accounts";
 
@@ -39,6 +48,7 @@ public final class Bank implements Application {
 
     /** A bank with {@code accounts} accounts {@code a0, a1, ...} holding {@code balance} each. */
     public Bank(int accounts, long balance) {
+        super(BankRequest.CODEC);
         state = ObjectGraphState.builder().register(Account.class).build();
         ReplicatedMap<String, Account> all = new ReplicatedMap<>();
         for (int i = 0; i < accounts; i++) {
@@ -53,8 +63,7 @@ public final class Bank implements Application {
     }
 
     @Override
-    public ConflictKeys conflictKeys(byte[] payload) {
-        BankRequest request = BankRequest.decode(payload);
+    public ConflictKeys conflictKeys(BankRequest request) {
         if (request instanceof BankRequest.Open open) {
             return ConflictKeys.writing(bucket(open.account()));
         } else if (request instanceof BankRequest.Deposit deposit) {
@@ -72,44 +81,46 @@ public final class Bank implements Application {
     }
 
     @Override
-    public byte[] execute(byte[] payload, ExecutionContext context) {
-        BankRequest request = BankRequest.decode(payload);
+    public Long execute(BankRequest request, ExecutionContext context) {
         ReplicatedMap<String, Account> accounts = accounts();
         if (request instanceof BankRequest.Open open) {
             if (accounts.containsKey(open.account())) {
-                throw new IllegalStateException("account " + open.account() + " is already open");
+                throw new ApplicationException(ALREADY_OPEN, "account " + open.account() + " is already open");
             }
             accounts.put(open.account(), new Account(open.amount()));
-            return BankRequest.amountReply(open.amount());
+            return open.amount();
         } else if (request instanceof BankRequest.Deposit deposit) {
             Account account = account(accounts, deposit.account());
             state.modify(account);
             account.balance = Math.addExact(account.balance, deposit.amount());
-            return BankRequest.amountReply(account.balance);
+            return account.balance;
         } else if (request instanceof BankRequest.Transfer transfer) {
-            return BankRequest.amountReply(transfer(accounts, transfer));
+            return transfer(accounts, transfer);
         } else if (request instanceof BankRequest.Balance balance) {
-            return BankRequest.amountReply(account(accounts, balance.account()).balance);
+            return account(accounts, balance.account()).balance;
         }
         long[] total = {0};
         accounts.forEach((name, account) -> total[0] = Math.addExact(total[0], account.balance));
-        return BankRequest.amountReply(total[0]);
+        return total[0];
     }
 
-    /** Moves the money and answers the payer's new balance; checks everything before it writes anything. */
+    /**
+     * Moves the money and answers the payer's new balance. It debits before it looks up the payee: when the
+     * payee does not exist the request throws after a write, and the framework undoes the debit (a failed
+     * request leaves no trace, docs/state.md).
+     */
     private long transfer(ReplicatedMap<String, Account> accounts, BankRequest.Transfer transfer) {
         Account from = account(accounts, transfer.from());
-        Account to = account(accounts, transfer.to());
         if (from.balance < transfer.amount()) {
-            throw new IllegalStateException("insufficient funds: " + transfer.from() + " holds " + from.balance
-                    + ", the transfer needs " + transfer.amount());
+            throw new ApplicationException(
+                    INSUFFICIENT_FUNDS,
+                    transfer.from() + " holds " + from.balance + ", the transfer needs " + transfer.amount());
         }
-        if (from != to) {
-            state.modify(from);
-            state.modify(to);
-            from.balance -= transfer.amount();
-            to.balance = Math.addExact(to.balance, transfer.amount());
-        }
+        state.modify(from);
+        from.balance -= transfer.amount();
+        Account to = account(accounts, transfer.to());
+        state.modify(to);
+        to.balance = Math.addExact(to.balance, transfer.amount());
         return from.balance;
     }
 
@@ -123,7 +134,7 @@ public final class Bank implements Application {
     private static Account account(ReplicatedMap<String, Account> accounts, String name) {
         Account account = accounts.get(name);
         if (account == null) {
-            throw new IllegalArgumentException("no account " + name);
+            throw new ApplicationException(NO_SUCH_ACCOUNT, "no account " + name);
         }
         return account;
     }

@@ -1,15 +1,17 @@
 package io.eve.samples.tutorial;
 
-import io.eve.Reply;
+import io.eve.client.ApplicationErrorException;
 import io.eve.client.ClientProgram;
 import io.eve.client.EveClient;
+import io.eve.client.ServiceClient;
 import io.eve.config.ClusterConfig;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 
 /**
- * The bank's command line, run by the launcher with a connected client (docs/tutorial.md, step 4):
+ * The bank's command line, run by the launcher with a connected client (docs/tutorial.md, step 5):
  * {@code open NAME AMOUNT}, {@code deposit NAME AMOUNT}, {@code transfer FROM TO AMOUNT}, {@code balance
- * NAME}, {@code total}. Prints the balance (or total) the bank answered, or its error.
+ * NAME}, {@code total}. Prints the balance (or total) the bank answered, or its error code and message.
  */
 public final class BankClient implements ClientProgram {
 
@@ -20,16 +22,26 @@ public final class BankClient implements ClientProgram {
                     + " | balance NAME | total");
             return 2;
         }
+        ServiceClient<BankRequest, Long> bank = new ServiceClient<>(client, BankRequest.CODEC);
         BankRequest request = parse(args);
         boolean reads = request instanceof BankRequest.Balance || request instanceof BankRequest.Total;
-        byte[] payload = BankRequest.encode(request);
-        Reply reply = reads ? client.read(payload).join() : client.call(payload);
-        if (reply.error()) {
-            System.out.println("error: " + reply.errorText());
-            return 1;
+        try {
+            long amount = reads ? bank.read(request).join() : bank.invoke(request);
+            System.out.println(amount);
+            return 0;
+        } catch (ApplicationErrorException e) {
+            return refused(e);
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof ApplicationErrorException refusal) {
+                return refused(refusal);
+            }
+            throw e;
         }
-        System.out.println(BankRequest.amountOf(reply.payload()));
-        return 0;
+    }
+
+    private static int refused(ApplicationErrorException e) {
+        System.out.println("error " + e.code() + ": " + e.message());
+        return 1;
     }
 
     static BankRequest parse(List<String> args) {

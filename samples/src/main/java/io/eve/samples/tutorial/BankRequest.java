@@ -1,5 +1,6 @@
 package io.eve.samples.tutorial;
 
+import io.eve.RequestCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -8,10 +9,15 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 
 /**
- * What a client asks the bank, and how it travels: one byte naming the operation, then its fields
- * ({@link DataOutputStream} encoding). Amounts are whole units, never negative.
+ * What a client asks the bank, and how it travels ({@link #CODEC}): one byte naming the operation, then its
+ * fields ({@link DataOutputStream} encoding). Every request is answered with an amount: a balance, or the
+ * total. Amounts are whole units, never negative.
  */
 public sealed interface BankRequest {
+    /** Requests and their answers as bytes, the same on replicas and clients. */
+    RequestCodec<BankRequest, Long> CODEC =
+            RequestCodec.of(BankRequest::encode, BankRequest::decode, BankRequest::amountReply, BankRequest::amountOf);
+
     /** Opens {@code account} with {@code amount}; an account opened twice is an error. */
     record Open(String account, long amount) implements BankRequest {}
 
@@ -83,12 +89,12 @@ public sealed interface BankRequest {
     }
 
     /** The bank's answer to every request: a balance (or a total), 8 big-endian bytes. */
-    static byte[] amountReply(long amount) {
+    static byte[] amountReply(Long amount) {
         return ByteBuffer.allocate(Long.BYTES).putLong(amount).array();
     }
 
     /** Reads a reply of {@link #amountReply}. */
-    static long amountOf(byte[] reply) {
+    static Long amountOf(byte[] reply) {
         if (reply.length != Long.BYTES) {
             throw new IllegalArgumentException("a bank reply is 8 bytes, got " + reply.length);
         }
