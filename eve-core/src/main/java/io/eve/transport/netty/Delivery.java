@@ -3,13 +3,9 @@ package io.eve.transport.netty;
 import io.eve.protocol.Message;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Hands decoded messages to the transport's receiver, tagged with the node at the other end. */
 final class Delivery extends SimpleChannelInboundHandler<Message> {
-    private static final Logger LOG = LoggerFactory.getLogger(Delivery.class);
-
     private final NettyTransport transport;
     private volatile int from;
 
@@ -34,12 +30,7 @@ final class Delivery extends SimpleChannelInboundHandler<Message> {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-        LOG.warn(
-                "node {}: closing the connection with {}: {}",
-                transport.selfId(),
-                context.channel().remoteAddress(),
-                cause.toString());
-        transport.closed(NettyTransport.ClosedBecause.CONNECTION_ERROR);
+        transport.onConnectionFailed(from, context.channel().remoteAddress(), cause);
         context.close();
     }
 }

@@ -17,6 +17,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.EnumMap;
 import java.util.Map;
@@ -52,6 +53,7 @@ public final class NettyTransport implements Transport {
     private final long handshakeTimeoutMillis;
     private final long frameTimeoutMillis;
     private final EventLoopGroup group;
+    private final ConnectionLossLog losses;
     private final Map<Integer, Link> outbound = new ConcurrentHashMap<>();
     private final Map<Integer, Channel> inbound = new ConcurrentHashMap<>();
     /** Accepted connections from nodes this one dials itself: they only deliver (see {@link #onHandshake}). */
@@ -91,6 +93,7 @@ public final class NettyTransport implements Transport {
         this.handshakeTimeoutMillis = builder.handshakeTimeoutMillis;
         this.frameTimeoutMillis = builder.frameTimeoutMillis;
         this.group = new MultiThreadIoEventLoopGroup(builder.ioThreads, NioIoHandler.newFactory());
+        this.losses = builder.losses != null ? builder.losses : new ConnectionLossLog();
     }
 
     public static Builder builder() {
@@ -106,6 +109,7 @@ public final class NettyTransport implements Transport {
         private int ioThreads = 1;
         private long handshakeTimeoutMillis = 10_000;
         private long frameTimeoutMillis = 30_000;
+        private ConnectionLossLog losses;
 
         private Builder() {}
 
@@ -163,6 +167,15 @@ public final class NettyTransport implements Transport {
                 throw new IllegalArgumentException("frameTimeoutMillis must be positive, got " + millis);
             }
             this.frameTimeoutMillis = millis;
+            return this;
+        }
+
+        /**
+         * Where failed connections are reported; transports of one process that talk to the same nodes
+         * share one, so that a peer's crash is reported once. Default: one of this transport's own.
+         */
+        public Builder connectionLossLog(ConnectionLossLog log) {
+            this.losses = Objects.requireNonNull(log, "log");
             return this;
         }
 
@@ -301,6 +314,7 @@ public final class NettyTransport implements Transport {
             }
             channel.writeAndFlush(Unpooled.wrappedBuffer(HandshakeDecoder.hello(self)));
             link.channel = channel;
+            losses.onConnected(link.peer);
             for (Message message = link.pending.poll(); message != null; message = link.pending.poll()) {
                 write(channel, message);
             }
@@ -316,6 +330,7 @@ public final class NettyTransport implements Transport {
      * latest connection that named it.
      */
     void onHandshake(int from, Channel channel) {
+        losses.onConnected(from);
         if (peers.apply(from) != null) {
             fromPeers.add(channel);
             channel.closeFuture().addListener(future -> fromPeers.remove(channel));
@@ -347,6 +362,12 @@ public final class NettyTransport implements Transport {
 
     void closed(ClosedBecause reason) {
         closedConnections.get(reason).incrementAndGet();
+    }
+
+    /** The connection with {@code from} (-1 if not yet named) failed with {@code cause}; it is being closed. */
+    void onConnectionFailed(int from, SocketAddress remote, Throwable cause) {
+        losses.onFailed(self, from, remote, cause);
+        closed(ClosedBecause.CONNECTION_ERROR);
     }
 
     /** How many connections this node has dialed since it started (for tests and diagnostics). */

@@ -6,6 +6,7 @@ import io.eve.client.EveClient;
 import io.eve.config.ClusterConfig;
 import io.eve.samples.kv.KeyValueStore;
 import io.eve.samples.kv.KvRequest;
+import io.eve.transport.netty.ConnectionLossLog;
 import io.eve.transport.netty.NettyTransport;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -47,6 +48,11 @@ final class ClientCommand {
 
     /** A client of the cluster in {@code config}, with node id {@code clientId}. */
     static EveClient connect(Path config, int clientId) {
+        return connect(config, clientId, new ConnectionLossLog());
+    }
+
+    /** The same, reporting lost connections to {@code losses}, which the clients of one load share. */
+    static EveClient connect(Path config, int clientId, ConnectionLossLog losses) {
         ClusterConfig cluster = ClusterConfig.load(config);
         Map<Integer, InetSocketAddress> peers = new HashMap<>();
         for (var node : cluster.nodes()) {
@@ -56,6 +62,7 @@ final class ClientCommand {
                 .self(clientId)
                 .peers(peers)
                 .maxFrameBytes(cluster.maxFrameBytes())
+                .connectionLossLog(losses)
                 .build();
         return new EveClient(transport, ClientConfig.forCluster(cluster, Duration.ofSeconds(15)));
     }

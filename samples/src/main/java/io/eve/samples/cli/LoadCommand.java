@@ -4,6 +4,7 @@ import io.eve.Reply;
 import io.eve.client.EveClient;
 import io.eve.samples.kv.KeyValueStore;
 import io.eve.samples.kv.KvRequest;
+import io.eve.transport.netty.ConnectionLossLog;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,6 +66,8 @@ final class LoadCommand implements Callable<Integer> {
         List<long[]> latencies = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         int owned = objects / clients;
+        // A replica's crash resets every client's connection to it: the load reports it once, not per client.
+        ConnectionLossLog losses = new ConnectionLossLog();
         for (int c = 0; c < clients; c++) {
             int share = c;
             long[] samples = new long[seconds * 20_000 + 1];
@@ -75,7 +78,7 @@ final class LoadCommand implements Callable<Integer> {
                         long[] versions = new long[owned];
                         boolean[] uncertain = new boolean[owned];
                         int count = 0;
-                        try (EveClient client = ClientCommand.connect(config, firstId + share)) {
+                        try (EveClient client = ClientCommand.connect(config, firstId + share, losses)) {
                             while (running.get()) {
                                 int slot = random.nextInt(owned);
                                 long object = (long) slot * clients + share;
