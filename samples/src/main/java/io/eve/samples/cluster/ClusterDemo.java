@@ -192,7 +192,7 @@ public final class ClusterDemo {
                         .append(replica.committed())
                         .append(" rollbacks ")
                         .append(replica.metrics().rollbacks());
-            } catch (IllegalStateException stopped) {
+            } catch (io.eve.ReplicaClosedException | IllegalStateException stopped) {
                 line.append(" node ").append(node).append(": down");
             }
         }
