@@ -15,13 +15,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Drives a {@link Target} with closed-loop emulated browsers (one thread each) for a warm-up and a
+ * Drives a {@link LoadTarget} with closed-loop emulated browsers (one thread each) for a warm-up and a
  * measured window, then stops them and waits for every outstanding interaction to finish, so the number
  * acknowledged is final. Latencies and throughput count only the window; counts of sent interactions and
  * successful Buy Confirms cover the whole run (the invariant checks need them).
  */
 final class LoadDriver {
-    /** Client ids of the browsers start here (they double as node ids on the local network). */
+    /** Client ids of the in-JVM targets' browsers start here (they double as node ids on the local network). */
     static final int FIRST_CLIENT = 1000;
     /** How long the browsers get to finish their last interaction once the window has closed. */
     private static final long STOP_TIMEOUT_NANOS = 60_000_000_000L;
@@ -31,6 +31,7 @@ final class LoadDriver {
     private final int browsers;
     private final long seed;
     private final long thinkMillis;
+    private final long firstClient;
 
     /** What one run produced. */
     record Outcome(
@@ -47,14 +48,24 @@ final class LoadDriver {
             long[] sent) {}
 
     LoadDriver(Scale scale, Mix mix, int browsers, long seed, long thinkMillis) {
+        this(scale, mix, browsers, seed, thinkMillis, FIRST_CLIENT);
+    }
+
+    /**
+     * @param firstClient the client id of the first browser; the others follow it. Browsers that reuse the
+     *     ids of an earlier run against the same replicas would be answered from its replies, so a run against
+     *     a long-lived cluster takes fresh ones.
+     */
+    LoadDriver(Scale scale, Mix mix, int browsers, long seed, long thinkMillis, long firstClient) {
         this.scale = scale;
         this.mix = mix;
         this.browsers = browsers;
         this.seed = seed;
         this.thinkMillis = thinkMillis;
+        this.firstClient = firstClient;
     }
 
-    Outcome run(Target target, double warmupSeconds, double seconds, ProgressBar progress, String label)
+    Outcome run(LoadTarget target, double warmupSeconds, double seconds, ProgressBar progress, String label)
             throws InterruptedException {
         AtomicLong acknowledged = new AtomicLong();
         LongAdder errors = new LongAdder();
@@ -71,7 +82,7 @@ final class LoadDriver {
             int index = b;
             long[] own = new long[1 << 16];
             latencies.add(own);
-            EmulatedBrowser browser = new EmulatedBrowser(FIRST_CLIENT + b, scale, mix, seed);
+            EmulatedBrowser browser = new EmulatedBrowser(firstClient + b, scale, mix, seed);
             Thread thread = new Thread(
                     () -> {
                         while (!flags.stop && failure.get() == null) {

@@ -3,14 +3,11 @@ package io.eve.tpcw.bench;
 import java.sql.Connection;
 import java.sql.SQLException;
 
-/** A system under test: started, driven by one blocking call per interaction, checked, stopped. */
-interface Target extends AutoCloseable {
-    /** Runs one interaction for client {@code clientId}; true if it committed, false for an error reply. */
-    boolean call(long clientId, byte[] payload) throws Exception;
-
-    /** Counters of the execution pipeline at this moment (zeros where the mode has none). */
-    PipelineCounters counters();
-
+/**
+ * A system under test in this JVM: started, driven by one blocking call per interaction, checked (its
+ * databases are reachable from here), stopped.
+ */
+interface Target extends LoadTarget, AutoCloseable {
     /** Interactions the system committed since it started. */
     long committed();
 
