@@ -152,6 +152,23 @@ public final class EveReplica {
                 throw new ConfigException("EveReplica needs this replica's node id: node(id), one of " + ids());
             }
             NodeAddress self = cluster.node(node);
+            // Everything that can be refused is checked before anything is opened.
+            Envelopes envelopes = cluster.profile().quorum() && cluster.r() >= 1
+                    ? Authenticators.envelopes(cluster, base, node)
+                    : null;
+            HostedRoles.Factory roles = cluster.profile().quorum()
+                    ? QuorumRoles.of(
+                            QuorumConfig.from(cluster, node),
+                            envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes))
+                    : PrimaryBackupRoles.of(PrimaryBackupConfig.from(cluster, node), cluster.overlapBatches());
+            Application app = null;
+            if (roles.hostsExecution()) {
+                if (application == null) {
+                    throw new ConfigException("node " + node + " hosts an execution replica in the "
+                            + cluster.profile().key() + " profile: EveReplica needs an application(...)");
+                }
+                app = Objects.requireNonNull(application.apply(cluster), "the application factory returned null");
+            }
             PrometheusMeterRegistry meters =
                     registry != null ? registry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             NettyTransport netty = NettyTransport.builder()
@@ -160,55 +177,43 @@ public final class EveReplica {
                     .peers(peers())
                     .maxFrameBytes(cluster.maxFrameBytes())
                     .build();
-            countClosedConnections(netty, meters);
-            Transport transport = ReplicaTransports.of(cluster, node, netty);
-            HostedRoles.Factory roles;
-            if (cluster.profile().quorum()) {
-                Evidence evidence = Evidence.PLAIN;
-                if (cluster.r() >= 1) {
-                    Envelopes envelopes = Authenticators.envelopes(cluster, base, node);
+            StatusEndpoint endpoint = null;
+            ReplicaRuntime replica;
+            try {
+                countClosedConnections(netty, meters);
+                Transport transport = ReplicaTransports.of(cluster, node, netty);
+                if (envelopes != null) {
                     AuthenticatingTransport authenticating = new AuthenticatingTransport(transport, envelopes);
                     FunctionCounter.builder("eve.auth.rejected", authenticating, AuthenticatingTransport::rejected)
                             .description("messages dropped because they failed authentication")
                             .tag("node", Integer.toString(node))
                             .register(meters);
                     transport = authenticating;
-                    evidence = new MacEvidence(envelopes);
                 }
-                roles = QuorumRoles.of(QuorumConfig.from(cluster, node), evidence);
-            } else {
-                roles = PrimaryBackupRoles.of(PrimaryBackupConfig.from(cluster, node), cluster.overlapBatches());
-            }
-            ReplicaRuntimeBuilder runtime = ReplicaRuntime.builder()
-                    .roles(roles)
-                    .transport(transport)
-                    .mixer(mixer)
-                    .executorThreads(cluster.executorThreads())
-                    .inlineBatchLimit(cluster.inlineBatchLimit())
-                    .joining(joining)
-                    .meterRegistry(meters)
-                    .onFailure(onFailure);
-            if (roles.hostsExecution()) {
-                if (application == null) {
-                    throw new ConfigException("node " + node + " hosts an execution replica in the "
-                            + cluster.profile().key() + " profile: EveReplica needs an application(...)");
+                ReplicaRuntimeBuilder runtime = ReplicaRuntime.builder()
+                        .roles(roles)
+                        .transport(transport)
+                        .mixer(mixer)
+                        .executorThreads(cluster.executorThreads())
+                        .inlineBatchLimit(cluster.inlineBatchLimit())
+                        .joining(joining)
+                        .meterRegistry(meters)
+                        .onFailure(onFailure);
+                if (app != null) {
+                    runtime.application(app);
                 }
-                runtime.application(
-                        Objects.requireNonNull(application.apply(cluster), "the application factory returned null"));
-            }
-            ReplicaRuntime[] built = new ReplicaRuntime[1];
-            StatusEndpoint endpoint = cluster.metricsPort() > 0
-                    ? StatusEndpoint.serve(cluster.metricsPort() + node, meters, () -> built[0])
-                    : null;
-            try {
-                if (endpoint != null) {
+                ReplicaRuntime[] built = new ReplicaRuntime[1];
+                if (cluster.metricsPort() > 0) {
+                    endpoint = StatusEndpoint.serve(cluster.metricsPort() + node, meters, () -> built[0]);
                     runtime.closeWith(endpoint);
                 }
-                built[0] = runtime.build();
+                replica = runtime.build();
+                built[0] = replica;
             } catch (RuntimeException e) {
                 if (endpoint != null) {
                     endpoint.close();
                 }
+                netty.close();
                 throw e;
             }
             LOG.info(
@@ -219,7 +224,7 @@ public final class EveReplica {
                     self.port(),
                     cluster.transport(),
                     joining ? ", rejoining" : "");
-            return built[0];
+            return replica;
         }
 
         private Map<Integer, InetSocketAddress> peers() {

@@ -1,0 +1,58 @@
+package io.eve.server;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eve.config.ClusterConfig;
+import io.eve.config.ConfigException;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What EveReplica refuses before it opens anything, each with a message that names the problem. */
+class EveReplicaTest {
+
+    @Test
+    void shouldRefuseAnIncompleteReplicaNamingWhatIsMissing() throws IOException {
+        ClusterConfig pair = parse("profile=primary-backup\nnodes=0@127.0.0.1:7100, 1@127.0.0.1:7101\n");
+        assertThatThrownBy(() -> EveReplica.builder().node(0).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("needs a cluster configuration");
+        assertThatThrownBy(() -> EveReplica.builder().config(pair).build())
+                .hasMessageContaining("needs this replica's node id")
+                .hasMessageContaining("[0, 1]");
+        assertThatThrownBy(() -> EveReplica.builder().config(pair).node(5).build())
+                .hasMessageContaining("node id 5 is not in nodes");
+        assertThatThrownBy(() -> EveReplica.builder().config(pair).node(0).build())
+                .hasMessageContaining("node 0 hosts an execution replica in the primary-backup profile")
+                .hasMessageContaining("application(...)");
+    }
+
+    @Test
+    void shouldRefuseABftNodeWithoutItsKeyFile(@TempDir Path dir) throws IOException {
+        Path config = dir.resolve("bft.properties");
+        Files.writeString(
+                config,
+                "profile=bft\nnodes=0@127.0.0.1:7400, 1@127.0.0.1:7401, 2@127.0.0.1:7402, 3@127.0.0.1:7403\n"
+                        + "auth.keys-file=keys.properties\n");
+        assertThatThrownBy(() -> EveReplica.builder().config(config).node(3).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("cannot read auth.keys-file " + dir.resolve("keys.properties"));
+    }
+
+    @Test
+    void shouldRefuseAMissingConfigurationFileNamingIt(@TempDir Path dir) {
+        assertThatThrownBy(() -> EveReplica.builder().config(dir.resolve("none.properties")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("none.properties");
+    }
+
+    private static ClusterConfig parse(String text) throws IOException {
+        Properties properties = new Properties();
+        properties.load(new StringReader(text));
+        return ClusterConfig.parse(properties);
+    }
+}
