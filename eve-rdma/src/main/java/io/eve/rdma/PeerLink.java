@@ -216,8 +216,11 @@ final class PeerLink {
         LOG.debug("node {}: RDMA path to node {} open", self, id);
     }
 
-    /** The control connection to the peer came back: resend what went that way and is not acknowledged. */
-    void onReconnected() {
+    /**
+     * Control frames to the peer may have been lost (a connection broke, or frames were dropped before the
+     * first one): resend what went that way and is not acknowledged. The peer's sequencer drops what it had.
+     */
+    void resendByControl() {
         for (Outgoing message : unacked) {
             if (message.viaControl) {
                 control.send(id, new ControlFrame.Data(message.seq, message.frame));

@@ -161,6 +161,11 @@ public final class RdmaTransport implements Transport {
         return link == null ? new long[2] : new long[] {link.sentByRing, link.sentByControl};
     }
 
+    /** How many times this node dialled {@code peer}'s control channel and failed. */
+    public long failedDials(int peer) {
+        return control.failedDials(peer);
+    }
+
     /** Whether the pair with {@code peer} gave up RDMA for the control channel (answered on a later tick). */
     public boolean degraded(int peer) {
         PeerLink link = peers.get(peer);
@@ -266,9 +271,9 @@ public final class RdmaTransport implements Transport {
         }
 
         @Override
-        public void onConnected(int peer, boolean again) {
-            if (again) {
-                command(() -> peer(peer).onReconnected());
+        public void onConnected(int peer, boolean framesLost) {
+            if (framesLost) {
+                command(() -> peer(peer).resendByControl());
             }
         }
 

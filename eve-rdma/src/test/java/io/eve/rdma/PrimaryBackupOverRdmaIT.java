@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Timeout;
  * tokens, commits, heartbeats) runs over {@link RdmaTransport} rings on the in-memory fabric, with clients
  * on a separate network ({@link RoutedTransport}, as {@code eve replica} wires it). Part way through, the
  * backup revokes the primary's access to its region: the pair degrades to the control channel and goes
- * on without losing, duplicating or reordering anything the protocol sent.
+ * on without losing, duplicating or reordering anything the protocol sent. And a backup that starts seconds
+ * after the primary gets everything the primary sent it before it listened, so nobody fails over.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PrimaryBackupOverRdmaIT {
@@ -41,16 +42,7 @@ class PrimaryBackupOverRdmaIT {
         ReplicaRuntime[] replicas = new ReplicaRuntime[2];
         try (LocalNetwork clients = new LocalNetwork()) {
             for (int node = 0; node < 2; node++) {
-                replicas[node] = ReplicaRuntime.builder()
-                        .roles(PrimaryBackupRoles.of(PrimaryBackupConfig.of(0, 1, node)
-                                .withTimeouts(50_000_000L, 2_000_000_000L)
-                                .withBatching(4, 16, 1_000_000L)))
-                        .transport(new RoutedTransport(rdma.node(node), Set.of(0, 1), clients.join(node)))
-                        .application(apps[node])
-                        .mixer(KeyConflictMixer.unbounded())
-                        .executorThreads(2)
-                        .onFailure(failures::add)
-                        .build();
+                replicas[node] = replica(node, rdma, clients, apps[node], failures);
                 replicas[node].start();
             }
             try (EveClient client = new EveClient(
@@ -85,6 +77,63 @@ class PrimaryBackupOverRdmaIT {
             }
             fabric.close();
         }
+    }
+
+    @Test
+    void shouldLoseNothingWhenTheBackupStartsSecondsAfterThePrimary() throws Exception {
+        InMemoryFabric fabric = new InMemoryFabric();
+        RdmaNodes rdma = new RdmaNodes(fabric::node);
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        CounterApp[] apps = {new CounterApp(), new CounterApp()};
+        ReplicaRuntime[] replicas = new ReplicaRuntime[2];
+        try (LocalNetwork clients = new LocalNetwork()) {
+            rdma.reserve(1);
+            replicas[0] = replica(0, rdma, clients, apps[0], failures);
+            replicas[0].start();
+            // Dials back off from 20 ms to 1 s: eight failed ones are about three seconds of heartbeats.
+            RdmaDegradationTest.await(() -> rdma.transport(0).failedDials(1) >= 8);
+            assertThat(rdma.transport(0).sentCounts(1)[1])
+                    .as("heartbeats the primary sent before the backup listened")
+                    .isGreaterThan(8);
+            replicas[1] = replica(1, rdma, clients, apps[1], failures);
+            replicas[1].start();
+            try (EveClient client = new EveClient(
+                    clients.join(100),
+                    ClientConfig.of(0, 1).withTimeouts(Duration.ofSeconds(3), Duration.ofSeconds(30)))) {
+                addAll(client, 0, 200);
+            }
+            long committed = replicas[0].committed();
+            RdmaDegradationTest.await(() -> replicas[1].summary().stableSeq() >= committed);
+            assertThat(replicas[1].summary()).isEqualTo(replicas[0].summary());
+            assertThat(apps[1].counters.get(3L)).isEqualTo(200L);
+            assertThat(replicas[0].status().view())
+                    .as("no failover: the backup heard every heartbeat")
+                    .isZero();
+            assertThat(replicas[1].status().view()).isZero();
+            assertThat(replicas[0].isPrimary()).isTrue();
+            assertThat(failures).isEmpty();
+        } finally {
+            for (ReplicaRuntime replica : replicas) {
+                if (replica != null) {
+                    replica.close();
+                }
+            }
+            fabric.close();
+        }
+    }
+
+    private static ReplicaRuntime replica(
+            int node, RdmaNodes rdma, LocalNetwork clients, CounterApp app, List<Throwable> failures) {
+        return ReplicaRuntime.builder()
+                .roles(PrimaryBackupRoles.of(PrimaryBackupConfig.of(0, 1, node)
+                        .withTimeouts(50_000_000L, 2_000_000_000L)
+                        .withBatching(4, 16, 1_000_000L)))
+                .transport(new RoutedTransport(rdma.node(node), Set.of(0, 1), clients.join(node)))
+                .application(app)
+                .mixer(KeyConflictMixer.unbounded())
+                .executorThreads(2)
+                .onFailure(failures::add)
+                .build();
     }
 
     /** Adds 1 to counter 3, {@code to - from} times, and checks every reply counts up by one. */

@@ -2,7 +2,10 @@ package io.eve.rdma;
 
 import io.eve.protocol.Message;
 import io.eve.transport.Transport;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
@@ -29,11 +32,22 @@ final class RdmaNodes {
         return transports.get(id);
     }
 
+    /**
+     * Fixes the port node {@code id} will listen on and publishes it at once, before the node starts, as a
+     * configured cluster does: peers then dial an address where nobody listens yet.
+     */
+    void reserve(int id) throws IOException {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        try (ServerSocket probe = new ServerSocket(0, 1, loopback)) {
+            addresses.put(id, new InetSocketAddress(loopback, probe.getLocalPort()));
+        }
+    }
+
     /** A transport that publishes its control address when started, and withdraws it when closed. */
     Transport node(int id) {
         RdmaTransport transport = RdmaTransport.builder()
                 .self(id)
-                .listen(new InetSocketAddress("127.0.0.1", 0))
+                .listen(addresses.getOrDefault(id, new InetSocketAddress("127.0.0.1", 0)))
                 .peers(addresses::get)
                 .fabric(fabrics.apply(id))
                 .ringBytes(ringBytes)

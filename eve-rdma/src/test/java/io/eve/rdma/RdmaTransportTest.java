@@ -9,6 +9,7 @@ import io.eve.transport.Transport;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,6 +46,32 @@ class RdmaTransportTest {
         assertThat(sent[0]).as("through the ring").isGreaterThan(2_900);
         assertThat(sent[1]).as("through the control channel").isGreaterThanOrEqualTo(29);
         assertThat(nodes.transport(1).degraded(2)).isFalse();
+    }
+
+    @Test
+    void shouldDeliverEverythingSentBeforeThePeerListened() throws Exception {
+        int early = 200;
+        int late = 10;
+        nodes.reserve(2);
+        Transport sender = open(1);
+        sender.start((from, message) -> {});
+        for (long view = 0; view < early; view++) {
+            sender.send(2, new Message.Heartbeat(view, view));
+        }
+        RdmaDegradationTest.await(() -> nodes.transport(1).failedDials(2) > 0);
+        Transport receiver = open(2);
+        List<Long> views = new CopyOnWriteArrayList<>();
+        receiver.start((from, message) -> views.add(((Message.Heartbeat) message).view()));
+        for (long view = early; view < early + late; view++) {
+            sender.send(2, new Message.Heartbeat(view, view));
+        }
+        RdmaDegradationTest.await(() -> views.size() >= early + late);
+        sender.send(2, new Message.Heartbeat(early + late, 0));
+        RdmaDegradationTest.await(() -> views.contains((long) early + late));
+        assertThat(views)
+                .as("every message, sent before or after the receiver listened, in order, once")
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(0, early + late).boxed().toList());
     }
 
     private static Message request(long seq, int bytes) {

@@ -33,13 +33,18 @@ import org.slf4j.LoggerFactory;
  * and pair, so frames of a pair arrive in order) and opens every connection with the {@link
  * ControlFrame.Hello} its {@link Listener} supplies. Frames are length-prefixed. A connection that sends a
  * malformed frame, or anything before its hello, is closed with a logged reason. Frames to a peer that
- * cannot be reached are dropped; the transport keeps what it must resend.
+ * does not listen yet wait, and the dial is retried with backoff until it succeeds or the channel closes;
+ * at most {@value #PENDING_LIMIT} wait per peer, the oldest dropped first. Whenever frames may have been
+ * lost (dropped from the queue, or written to a connection that later broke) the next connection says so,
+ * and the transport resends what it keeps.
  *
  * <p>Thread-safe. The listener is called on Netty's event loop.
  */
 public final class ControlChannel implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlChannel.class);
     private static final int PENDING_LIMIT = 100_000;
+    private static final long FIRST_REDIAL_MILLIS = 20;
+    private static final long MAX_REDIAL_MILLIS = 1_000;
 
     private final int self;
     private final InetSocketAddress listen;
@@ -56,8 +61,12 @@ public final class ControlChannel implements AutoCloseable {
         /** The hello that opens a new connection to {@code peer}. */
         ControlFrame.Hello helloFor(int peer);
 
-        /** A connection to {@code peer} came up; {@code again} if an earlier one existed. */
-        void onConnected(int peer, boolean again);
+        /**
+         * A connection to {@code peer} came up and carried every frame that waited for it; {@code framesLost}
+         * if frames sent to {@code peer} before may not have arrived (an earlier connection existed, or the
+         * queue overflowed).
+         */
+        void onConnected(int peer, boolean framesLost);
 
         void onFrame(int from, ControlFrame frame);
     }
@@ -81,7 +90,9 @@ public final class ControlChannel implements AutoCloseable {
         final Queue<byte[]> pending = new ArrayDeque<>();
         Channel channel;
         boolean dialing;
-        int connections;
+        boolean framesLost;
+        long redialMillis = FIRST_REDIAL_MILLIS;
+        volatile long failedDials;
     }
 
     public void start() {
@@ -113,13 +124,24 @@ public final class ControlChannel implements AutoCloseable {
         return channel == null ? null : (InetSocketAddress) channel.localAddress();
     }
 
-    /** Sends asynchronously, in order per peer; dropped if {@code to} cannot be reached. */
+    /** How many dials of {@code peer} failed (nobody listened, or it could not be reached). */
+    public long failedDials(int peer) {
+        Link link = links.get(peer);
+        return link == null ? 0 : link.failedDials;
+    }
+
+    /** Sends asynchronously, in order per peer; waits while {@code to} does not listen, dropped if it has no address. */
     public void send(int to, ControlFrame frame) {
         if (closed) {
             return;
         }
         InetSocketAddress address = peers.apply(to);
         if (address == null) {
+            // Nowhere to dial yet: should the peer appear, its first connection must bring this frame back.
+            Link link = links.computeIfAbsent(to, id -> new Link());
+            synchronized (link) {
+                link.framesLost = true;
+            }
             return;
         }
         byte[] bytes = ControlCodec.encode(frame);
@@ -135,6 +157,7 @@ public final class ControlChannel implements AutoCloseable {
             }
             if (link.pending.size() >= PENDING_LIMIT) {
                 link.pending.poll();
+                link.framesLost = true;
             }
             link.pending.add(bytes);
             if (!link.dialing) {
@@ -168,23 +191,58 @@ public final class ControlChannel implements AutoCloseable {
     }
 
     private void onDialed(int peer, Link link, Channel channel, boolean connected, Throwable cause) {
-        boolean again;
+        boolean framesLost;
         synchronized (link) {
-            link.dialing = false;
             if (!connected || closed) {
-                LOG.debug("node {}: cannot reach node {}: {}", self, peer, cause == null ? "closed" : cause.toString());
-                link.pending.clear();
                 channel.close();
+                onDialFailed(peer, link, cause);
                 return;
             }
+            link.dialing = false;
+            link.redialMillis = FIRST_REDIAL_MILLIS;
             write(channel, ControlCodec.encode(listener.helloFor(peer)));
+            // What an earlier connection carried may have died with it.
+            framesLost = link.framesLost || link.channel != null;
+            link.framesLost = false;
             link.channel = channel;
-            again = link.connections++ > 0;
             for (byte[] bytes = link.pending.poll(); bytes != null; bytes = link.pending.poll()) {
                 write(channel, bytes);
             }
         }
-        listener.onConnected(peer, again);
+        listener.onConnected(peer, framesLost);
+    }
+
+    /** Keeps the waiting frames (the peer may not listen yet) and dials again after a growing pause. */
+    private void onDialFailed(int peer, Link link, Throwable cause) {
+        link.failedDials++;
+        if (closed) {
+            link.dialing = false;
+            link.pending.clear();
+            return;
+        }
+        LOG.debug(
+                "node {}: cannot reach node {} ({}), dialling again in {} ms",
+                self,
+                peer,
+                cause == null ? "no cause" : cause.toString(),
+                link.redialMillis);
+        long pause = link.redialMillis;
+        link.redialMillis = Math.min(pause * 2, MAX_REDIAL_MILLIS);
+        group.schedule(() -> redial(peer, link), pause, TimeUnit.MILLISECONDS);
+    }
+
+    private void redial(int peer, Link link) {
+        synchronized (link) {
+            InetSocketAddress address = peers.apply(peer);
+            if (closed || address == null) {
+                // The peer left the cluster (or we closed): nobody will take these frames.
+                link.dialing = false;
+                link.framesLost |= !link.pending.isEmpty();
+                link.pending.clear();
+                return;
+            }
+            dial(peer, link, address);
+        }
     }
 
     @Override
