@@ -35,6 +35,58 @@ public record ReplicaStatus(
         long repliesReleased,
         long viewChanges) {
 
+    private static final java.util.regex.Pattern FIELD =
+            java.util.regex.Pattern.compile("\"(\\w+)\": (?:\"([^\"]*)\"|([^,}\\s]+))");
+
+    /**
+     * Reads what {@link #toJson()} wrote (a replica's {@code /status}, say).
+     *
+     * @throws IllegalArgumentException naming the field that is missing or unreadable
+     */
+    public static ReplicaStatus fromJson(String json) {
+        java.util.Map<String, String> fields = new java.util.HashMap<>();
+        java.util.regex.Matcher matcher = FIELD.matcher(json);
+        while (matcher.find()) {
+            fields.put(matcher.group(1), matcher.group(2) != null ? matcher.group(2) : matcher.group(3));
+        }
+        String root = field(fields, "stableRoot");
+        try {
+            return new ReplicaStatus(
+                    (int) number(fields, "node"),
+                    Replica.Role.valueOf(field(fields, "role").toUpperCase(java.util.Locale.ROOT)),
+                    field(fields, "roles"),
+                    number(fields, "view"),
+                    number(fields, "committedSeq"),
+                    number(fields, "stableSeq"),
+                    root.isEmpty() ? null : Digest.fromHex(root),
+                    number(fields, "verifiedSeq"),
+                    number(fields, "rollbacks"),
+                    number(fields, "transfers"),
+                    number(fields, "transferBytes"),
+                    number(fields, "replies"),
+                    number(fields, "viewChanges"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("a replica status is not readable (" + e.getMessage() + "): " + json, e);
+        }
+    }
+
+    private static String field(java.util.Map<String, String> fields, String name) {
+        String value = fields.get(name);
+        if (value == null) {
+            throw new IllegalArgumentException("a replica status lacks '" + name + "': " + fields);
+        }
+        return value;
+    }
+
+    private static long number(java.util.Map<String, String> fields, String name) {
+        String value = field(fields, name);
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + name + "' = '" + value + "' is not a whole number", e);
+        }
+    }
+
     /** Whether this node orders batches now. */
     public boolean primary() {
         return role == Replica.Role.PRIMARY;

@@ -11,8 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -40,18 +38,16 @@ public final class Launcher {
      */
     public static int runUntilStopped(Replica replica, long statusEveryMillis, PrintStream out)
             throws InterruptedException {
-        CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(replica::close, "eve-shutdown"));
-        out.printf("node %d: %s%n", replica.node(), describe(replica.status()));
-        while (!stopped.await(statusEveryMillis, TimeUnit.MILLISECONDS)) {
+        while (true) {
             try {
                 out.printf("node %d: %s%n", replica.node(), describe(replica.status()));
             } catch (ReplicaClosedException e) {
                 out.printf("node %d: stopped: %s%n", replica.node(), e.getMessage());
                 return 1;
             }
+            Thread.sleep(statusEveryMillis); // the status line's period, not synchronisation
         }
-        return 0;
     }
 
     /** One status line. */

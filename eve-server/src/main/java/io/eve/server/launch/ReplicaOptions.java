@@ -66,18 +66,19 @@ public final class ReplicaOptions {
     }
 
     /**
-     * Starts the replica: the {@code --app} class, or {@code fallback} when none was named.
+     * Starts the replica: the {@code --app} class, or {@code fallback}'s application when none was named
+     * (made only then).
      *
      * @param fallback the application without {@code --app}, or null to require {@code --app}
      */
-    public Replica start(Application fallback) {
+    public Replica start(java.util.function.Supplier<Application> fallback) {
         EveReplica.Builder builder =
                 EveReplica.builder().config(config).node(node).join(join);
         if (app != null) {
             ApplicationLoader loader = ApplicationLoader.over(classpath);
             builder.application(cluster -> loader.instance(app, Application.class, cluster));
         } else if (fallback != null) {
-            builder.application(fallback);
+            builder.application(cluster -> fallback.get());
         } else {
             throw new ParameterException(spec.commandLine(), "Missing required option: '--app=<app>'");
         }

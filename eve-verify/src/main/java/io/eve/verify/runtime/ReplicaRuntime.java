@@ -133,7 +133,17 @@ public final class ReplicaRuntime implements Replica {
         }
         SecureRandom seeds = new SecureRandom();
         creatingRoles = true;
-        this.roles = factory.create(new Host(), builder.joining, seeds::nextLong);
+        try {
+            this.roles = factory.create(new Host(), builder.joining, seeds::nextLong);
+        } catch (RuntimeException e) {
+            // Nothing has started yet, but the pools exist: do not leave their threads behind.
+            protocolThread.shutdownNow();
+            stageThread.shutdownNow();
+            if (executors != null) {
+                executors.shutdownNow();
+            }
+            throw e;
+        }
         creatingRoles = false;
     }
 

@@ -24,8 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,8 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ExternalApplicationIT {
     private static final Duration LIMIT = Duration.ofSeconds(30);
-    private static final Pattern ROOT = Pattern.compile("\"stableRoot\": \"([0-9a-f]*)\"");
-    private static final Pattern SEQ = Pattern.compile("\"stableSeq\": (-?\\d+)");
 
     @TempDir
     Path dir;
@@ -68,10 +64,7 @@ class ExternalApplicationIT {
             await("one primary and equal committed roots", () -> {
                 ReplicaStatus first = replicas.get(0).status();
                 ReplicaStatus second = replicas.get(1).status();
-                return first.primary() != second.primary()
-                        && first.stableSeq() == second.stableSeq()
-                        && first.stableSeq() > 0
-                        && first.stableRoot().equals(second.stableRoot());
+                return first.primary() != second.primary() && sameState(first, second);
             });
         } finally {
             replicas.forEach(Replica::close);
@@ -108,13 +101,9 @@ class ExternalApplicationIT {
             assertThat(client(config, "read", "ann")).isEqualTo("from the launcher");
             HttpClient http = HttpClient.newHttpClient();
             await("equal committed roots on both processes", () -> {
-                String first = status(http, cluster.metricsPort());
-                String second = status(http, cluster.metricsPort() + 1);
-                return first != null
-                        && second != null
-                        && field(SEQ, first).equals(field(SEQ, second))
-                        && !field(SEQ, first).equals("0")
-                        && field(ROOT, first).equals(field(ROOT, second));
+                ReplicaStatus first = status(http, cluster.metricsPort());
+                ReplicaStatus second = status(http, cluster.metricsPort() + 1);
+                return first != null && second != null && sameState(first, second);
             });
         } finally {
             for (Process process : processes) {
@@ -211,14 +200,15 @@ class ExternalApplicationIT {
         throw new IOException("no metrics port m with m + 1 free in 20 attempts");
     }
 
-    private static String status(HttpClient http, int port) {
+    /** What the replica serving {@code /status} on {@code port} says, or null if it does not answer yet. */
+    private static ReplicaStatus status(HttpClient http, int port) {
         try {
             HttpResponse<String> response = http.send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status"))
                             .timeout(Duration.ofSeconds(2))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? response.body() : null;
+            return response.statusCode() == 200 ? ReplicaStatus.fromJson(response.body()) : null;
         } catch (IOException e) {
             return null; // not listening yet
         } catch (InterruptedException e) {
@@ -227,9 +217,10 @@ class ExternalApplicationIT {
         }
     }
 
-    private static String field(Pattern pattern, String json) {
-        Matcher matcher = pattern.matcher(json);
-        return matcher.find() ? matcher.group(1) : "";
+    private static boolean sameState(ReplicaStatus first, ReplicaStatus second) {
+        return first.stableSeq() > 0
+                && first.stableSeq() == second.stableSeq()
+                && first.stableRoot().equals(second.stableRoot());
     }
 
     private static String text(byte[] bytes) {

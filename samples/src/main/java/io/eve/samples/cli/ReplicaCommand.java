@@ -26,7 +26,7 @@ final class ReplicaCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Replica started = replica.start(store.build());
+        Replica started = replica.start(store::build);
         System.out.printf(
                 "node %d: replica of %s (%s)%n",
                 replica.node(),

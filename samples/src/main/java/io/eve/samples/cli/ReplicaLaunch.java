@@ -4,11 +4,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * What it takes to run replicas as separate processes on this machine: free ports, the command that
@@ -16,7 +12,6 @@ import java.util.regex.Pattern;
  * demo and the multi-process tests.
  */
 public final class ReplicaLaunch {
-    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": \"?([^,\"}]*)");
 
     private ReplicaLaunch() {}
 
@@ -38,29 +33,17 @@ public final class ReplicaLaunch {
 
         /** Parses the JSON a replica serves on {@code /status}; a missing field is an error naming it. */
         public static Status parse(String json) {
-            Matcher matcher = FIELD.matcher(json);
-            Map<String, String> fields = new HashMap<>();
-            while (matcher.find()) {
-                fields.put(matcher.group(1), matcher.group(2));
-            }
+            io.eve.ReplicaStatus status = io.eve.ReplicaStatus.fromJson(json);
             return new Status(
-                    Boolean.parseBoolean(field(fields, "primary")),
-                    Long.parseLong(field(fields, "view")),
-                    Long.parseLong(field(fields, "stableSeq")),
-                    field(fields, "stableRoot"),
-                    Long.parseLong(field(fields, "rollbacks")),
-                    Long.parseLong(field(fields, "transfers")),
-                    Long.parseLong(field(fields, "transferBytes")),
-                    Long.parseLong(field(fields, "replies")),
-                    field(fields, "roles"));
-        }
-
-        private static String field(Map<String, String> fields, String name) {
-            String value = fields.get(name);
-            if (value == null) {
-                throw new IllegalArgumentException("a replica status lacks '" + name + "': " + fields);
-            }
-            return value;
+                    status.primary(),
+                    status.view(),
+                    status.stableSeq(),
+                    status.stableRoot() == null ? "" : status.stableRoot().toHex(),
+                    status.rollbacks(),
+                    status.transfers(),
+                    status.transferBytes(),
+                    status.repliesReleased(),
+                    status.roles());
         }
     }
 

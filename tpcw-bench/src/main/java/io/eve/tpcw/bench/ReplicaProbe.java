@@ -9,12 +9,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads the {@code /status} of a cluster's replica processes ({@code io.eve.ReplicaStatus#toJson()} on
@@ -22,7 +18,6 @@ import java.util.regex.Pattern;
  * TPC-W run. Thread-safe.
  */
 public final class ReplicaProbe {
-    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": \"?([^,\"}]*)");
 
     private final ClusterConfig cluster;
     private final HttpClient http =
@@ -144,25 +139,13 @@ public final class ReplicaProbe {
     }
 
     static Status parse(int node, String json) {
-        Matcher matcher = FIELD.matcher(json);
-        Map<String, String> fields = new HashMap<>();
-        while (matcher.find()) {
-            fields.put(matcher.group(1), matcher.group(2));
-        }
+        io.eve.ReplicaStatus status = io.eve.ReplicaStatus.fromJson(json);
         return new Status(
                 node,
-                field(fields, "roles"),
-                Long.parseLong(field(fields, "view")),
-                Long.parseLong(field(fields, "stableSeq")),
-                field(fields, "stableRoot"),
-                Long.parseLong(field(fields, "rollbacks")));
-    }
-
-    private static String field(Map<String, String> fields, String name) {
-        String value = fields.get(name);
-        if (value == null) {
-            throw new IllegalArgumentException("a replica status lacks '" + name + "': " + fields);
-        }
-        return value;
+                status.roles(),
+                status.view(),
+                status.stableSeq(),
+                status.stableRoot() == null ? "" : status.stableRoot().toHex(),
+                status.rollbacks());
     }
 }
