@@ -11,6 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.Set;
 
@@ -48,6 +50,11 @@ import java.util.Set;
  * @param rdmaNodes for {@code rdma} and {@code auto}: each replica's RDMA NIC address and control port
  * @param extraProtection quorum profiles: the extra protection mode of Eve §6.3 (on by default for crash,
  *     refused for r >= 1; off for primary-backup, whose own protocol compares both tokens anyway)
+ * @param witness primary-backup: the node that runs the witness (key {@code witness}), a third process that
+ *     holds no application state and grants the right to commit alone (docs/primary-backup.md, "Fencing with
+ *     a witness"); empty: no witness, and safety rests on timing
+ * @param storageDir the folder where a node keeps what must survive a restart (key {@code storage.dir});
+ *     for now the witness's fence state; empty: nothing is kept on disk
  * @param app the application's own settings: every key of the file that starts with {@code app.}, without
  *     that prefix (the framework reads none of them; the application reads them in its constructor)
  */
@@ -72,6 +79,8 @@ public record ClusterConfig(
         String transport,
         List<NodeAddress> rdmaNodes,
         ExtraProtection extraProtection,
+        OptionalInt witness,
+        Optional<Path> storageDir,
         Map<String, String> app) {
 
     /** The prefix of the keys left to the application (see {@link #app()}). */
@@ -174,7 +183,9 @@ public record ClusterConfig(
             "rdma.nodes",
             "quorum.extra-protection",
             "quorum.extra-protection.after-batches",
-            "quorum.extra-protection.wait-ms");
+            "quorum.extra-protection.wait-ms",
+            "witness",
+            "storage.dir");
 
     public ClusterConfig {
         nodes = List.copyOf(nodes);
@@ -195,10 +206,7 @@ public record ClusterConfig(
         } else if (!rdmaNodes.isEmpty()) {
             throw new ConfigException("rdma.nodes is set but transport = netty; set transport = rdma or auto");
         }
-        if (profile == Profile.PRIMARY_BACKUP && nodes.size() != 2) {
-            throw new ConfigException(
-                    "nodes lists " + nodes.size() + " replicas; the primary-backup profile needs exactly 2");
-        }
+        checkWitness(profile, nodes, witness);
         Set<Integer> ids = new HashSet<>();
         Set<String> endpoints = new HashSet<>();
         for (NodeAddress node : nodes) {
@@ -242,6 +250,35 @@ public record ClusterConfig(
         }
     }
 
+    private static void checkWitness(Profile profile, List<NodeAddress> nodes, OptionalInt witness) {
+        if (witness.isPresent()) {
+            if (profile != Profile.PRIMARY_BACKUP) {
+                throw new ConfigException("witness = " + witness.getAsInt()
+                        + " applies to the primary-backup profile only, not to " + profile.key());
+            }
+            if (nodes.stream().noneMatch(node -> node.id() == witness.getAsInt())) {
+                throw new ConfigException("witness = " + witness.getAsInt() + " is not one of the nodes " + nodes);
+            }
+            if (nodes.size() != 3) {
+                throw new ConfigException("nodes lists " + nodes.size() + " processes; the primary-backup profile with"
+                        + " a witness needs exactly 3 (two replicas and the witness " + witness.getAsInt() + ")");
+            }
+        } else if (profile == Profile.PRIMARY_BACKUP && nodes.size() != 2) {
+            throw new ConfigException("nodes lists " + nodes.size() + " replicas; the primary-backup profile needs"
+                    + " exactly 2 (or 3 with one of them named by witness = <id>)");
+        }
+    }
+
+    /** Whether node {@code id} is the primary-backup witness. */
+    public boolean isWitness(int id) {
+        return witness.isPresent() && witness.getAsInt() == id;
+    }
+
+    /** The nodes that host replicas (every node but the witness). */
+    public List<NodeAddress> replicaNodes() {
+        return nodes.stream().filter(node -> !isWitness(node.id())).toList();
+    }
+
     /** Matching replies a client needs before it accepts one: {@code r + 1} (1 for primary-backup and crash). */
     public int matchingReplies() {
         return r + 1;
@@ -251,7 +288,7 @@ public record ClusterConfig(
     public List<Integer> clientTargets() {
         return profile.quorum()
                 ? executionReplicas
-                : nodes.stream().map(NodeAddress::id).toList();
+                : replicaNodes().stream().map(NodeAddress::id).toList();
     }
 
     /** Reads and validates a configuration file. */
@@ -307,6 +344,8 @@ public record ClusterConfig(
                         ? List.of()
                         : parseNodes("rdma.nodes", properties.getProperty("rdma.nodes")),
                 ExtraProtection.parse(profile, roles.r(), properties),
+                witness(properties),
+                storageDir(properties),
                 app);
     }
 
@@ -327,6 +366,36 @@ public record ClusterConfig(
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
             throw new ConfigException(APP_PREFIX + key + " = '" + value + "' is not a whole number");
+        }
+    }
+
+    /** {@code witness}: the id of the one node that runs primary-backup's witness, or absent. */
+    private static OptionalInt witness(Properties properties) {
+        String value = properties.getProperty("witness");
+        if (value == null) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(Integer.parseInt(value.trim()));
+        } catch (NumberFormatException e) {
+            throw new ConfigException("witness = '" + value.trim() + "' is not one node id; name exactly one of the"
+                    + " nodes (a cluster has at most one witness)");
+        }
+    }
+
+    /** {@code storage.dir}: a folder, or absent. */
+    private static Optional<Path> storageDir(Properties properties) {
+        String value = properties.getProperty("storage.dir");
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (value.isBlank()) {
+            throw new ConfigException("storage.dir is empty; name a folder or leave the key out");
+        }
+        try {
+            return Optional.of(Path.of(value.trim()));
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ConfigException("storage.dir = '" + value.trim() + "' is not a valid path: " + e.getMessage());
         }
     }
 

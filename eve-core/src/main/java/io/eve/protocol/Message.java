@@ -64,6 +64,31 @@ public sealed interface Message {
     /** Incremental state transfer: the changes since the receiver's stable batch, and the token they lead to. */
     record StateTransfer(long view, long epoch, Token token, StateDelta delta) implements Message {}
 
+    // ---- primary-backup's fence (docs/primary-backup.md, "Fencing with a witness") ----------------------
+
+    /**
+     * A replica asks the witness for the right to commit alone in {@code view} ({@code solo}: Solo(view)),
+     * or, as the holder of that right, gives it back because its peer caught up (Pair(view)). Repeated
+     * until answered; {@code requestId} ties the answer to this request.
+     */
+    record FenceRequest(long view, boolean solo, long requestId) implements Message {}
+
+    /**
+     * The witness's state after it handled request {@code requestId}: the view of its last grant, whether
+     * that grant is still held ({@code solo}) and by whom ({@code holder}). A requester reads a grant or a
+     * refusal from it.
+     */
+    record FenceAnswer(long requestId, long view, boolean solo, int holder) implements Message {}
+
+    /** A witness that restarted without a disk asks the replicas for their fence state, tagged {@code nonce}. */
+    record FenceProbe(long nonce) implements Message {}
+
+    /**
+     * A replica's fence state, to the witness, every heartbeat interval and in answer to a probe: its view
+     * and whether it holds the right to commit alone in it; {@code nonce} is the last probe's it heard.
+     */
+    record FenceReport(long view, boolean soloHeld, long nonce) implements Message {}
+
     // ---- the asynchronous quorum protocol (Eve §6.1, docs/quorum.md) ----------------------------------
 
     /** Eve §6.1 VERIFY: an execution replica's token for batch {@code token.seq()}, to every verifier. */

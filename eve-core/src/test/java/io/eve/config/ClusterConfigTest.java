@@ -88,6 +88,43 @@ class ClusterConfigTest {
     }
 
     @Test
+    void shouldReadAPrimaryBackupWitness() throws IOException {
+        ClusterConfig config =
+                parse("profile=primary-backup\nnodes=0@h:1,1@h:2,2@h:3\nwitness=2\nstorage.dir=/var/eve\n");
+        assertThat(config.witness()).hasValue(2);
+        assertThat(config.isWitness(2)).isTrue();
+        assertThat(config.isWitness(0)).isFalse();
+        assertThat(config.clientTargets()).containsExactly(0, 1);
+        assertThat(config.replicaNodes()).extracting(NodeAddress::id).containsExactly(0, 1);
+        assertThat(config.storageDir()).contains(java.nio.file.Path.of("/var/eve"));
+        assertThat(parse(VALID).witness()).isEmpty();
+        assertThat(parse(VALID).storageDir()).isEmpty();
+    }
+
+    @Test
+    void shouldRefuseAWitnessThatDoesNotFit() {
+        assertThatThrownBy(() -> parse("profile=crash\nnodes=0@h:1,1@h:2,2@h:3\nwitness=2\n"))
+                .hasMessageContaining("witness = 2 applies to the primary-backup profile only, not to crash");
+        assertThatThrownBy(() -> parse("profile=primary-backup\nnodes=0@h:1,1@h:2,2@h:3\nwitness=1,2\n"))
+                .hasMessageContaining("witness = '1,2' is not one node id")
+                .hasMessageContaining("at most one witness");
+        assertThatThrownBy(() -> parse("profile=primary-backup\nnodes=0@h:1,1@h:2,2@h:3\nwitness=5\n"))
+                .hasMessageContaining("witness = 5 is not one of the nodes");
+        assertThatThrownBy(() -> parse("profile=primary-backup\nnodes=0@h:1,1@h:2\nwitness=1\n"))
+                .hasMessageContaining("with a witness needs exactly 3");
+        assertThatThrownBy(() -> parse("profile=primary-backup\nnodes=0@h:1,1@h:2,2@h:3\n"))
+                .hasMessageContaining("witness = <id>");
+        assertThatThrownBy(() -> parse(VALID + "storage.dir= \n")).hasMessageContaining("storage.dir is empty");
+    }
+
+    @Test
+    void shouldLoadTheShippedWitnessProfile() {
+        ClusterConfig config = ClusterConfig.load(java.nio.file.Path.of("../config/primary-backup-witness.properties"));
+        assertThat(config.witness()).hasValue(2);
+        assertThat(config.clientTargets()).containsExactly(0, 1);
+    }
+
+    @Test
     void shouldReadTheTransportChoiceAndRequireRdmaAddressesForIt() throws IOException {
         assertThat(parse(VALID).transport()).isEqualTo("netty");
         ClusterConfig rdma = parse(VALID + "transport=auto\nrdma.nodes=0@10.0.0.1:7500, 1@10.0.0.2:7500\n");

@@ -14,6 +14,7 @@ import io.eve.verify.auth.Envelopes;
 import io.eve.verify.auth.MacEvidence;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
 import io.eve.verify.primarybackup.PrimaryBackupRoles;
+import io.eve.verify.primarybackup.WitnessRoles;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumRoles;
@@ -94,7 +95,10 @@ public final class EveReplica {
             return this;
         }
 
-        /** The application; a verifier-only node of a quorum profile needs none. */
+        /**
+         * The application. Optional for a node that runs no application: a verifier-only node of a quorum
+         * profile, or the witness of a primary-backup pair ({@code witness = <id>}).
+         */
         public Builder application(Application application) {
             Objects.requireNonNull(application, "application");
             this.application = cluster -> application;
@@ -156,11 +160,29 @@ public final class EveReplica {
             Envelopes envelopes = cluster.profile().quorum() && cluster.r() >= 1
                     ? Authenticators.envelopes(cluster, base, node)
                     : null;
-            HostedRoles.Factory roles = cluster.profile().quorum()
-                    ? QuorumRoles.of(
-                            QuorumConfig.from(cluster, node),
-                            envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes))
-                    : PrimaryBackupRoles.of(PrimaryBackupConfig.from(cluster, node), cluster.overlapBatches());
+            HostedRoles.Factory roles;
+            if (cluster.profile().quorum()) {
+                roles = QuorumRoles.of(
+                        QuorumConfig.from(cluster, node),
+                        envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes));
+            } else if (cluster.isWitness(node)) {
+                roles = WitnessRoles.of(
+                        node,
+                        PrimaryBackupConfig.forWitness(cluster, node),
+                        cluster.storageDir()
+                                .map(dir ->
+                                        new FileWitnessStore(base.resolve(dir).resolve("witness-" + node + ".state"))));
+            } else {
+                roles = PrimaryBackupRoles.of(PrimaryBackupConfig.from(cluster, node), cluster.overlapBatches());
+                if (cluster.witness().isEmpty()) {
+                    LOG.warn(
+                            "node {}: primary-backup without a witness: safety rests on timing; a pause or partition"
+                                    + " longer than failure.timeout-ms = {} may lose acknowledged writes (add a"
+                                    + " witness: docs/primary-backup.md)",
+                            node,
+                            cluster.failureTimeout().toMillis());
+                }
+            }
             Application app = null;
             if (roles.hostsExecution()) {
                 if (application == null) {
@@ -217,9 +239,10 @@ public final class EveReplica {
                 throw e;
             }
             LOG.info(
-                    "node {}: {} replica on {}:{}, transport {}{}",
+                    "node {}: {} {} on {}:{}, transport {}{}",
                     node,
                     cluster.profile().key(),
+                    cluster.isWitness(node) ? "witness" : "replica",
                     self.host(),
                     self.port(),
                     cluster.transport(),

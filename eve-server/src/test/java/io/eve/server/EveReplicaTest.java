@@ -1,9 +1,11 @@
 package io.eve.server;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eve.config.ClusterConfig;
 import io.eve.config.ConfigException;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
@@ -48,6 +50,19 @@ class EveReplicaTest {
         assertThatThrownBy(() -> EveReplica.builder().config(dir.resolve("none.properties")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("none.properties");
+    }
+
+    @Test
+    void shouldBuildAWitnessWithoutAnApplication(@TempDir Path dir) throws IOException {
+        ClusterConfig cluster =
+                parse("profile=primary-backup\nnodes=0@127.0.0.1:7190, 1@127.0.0.1:7191, 2@127.0.0.1:7192\n"
+                        + "witness=2\nstorage.dir=" + dir + "\n");
+        try (ReplicaRuntime witness =
+                EveReplica.builder().config(cluster).node(2).build()) {
+            assertThat(witness.node()).isEqualTo(2);
+        }
+        assertThatThrownBy(() -> EveReplica.builder().config(cluster).node(0).build())
+                .hasMessageContaining("application(...)");
     }
 
     private static ClusterConfig parse(String text) throws IOException {

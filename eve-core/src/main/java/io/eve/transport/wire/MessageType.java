@@ -281,7 +281,11 @@ enum MessageType {
             byte reissue = in.getByte("reissue flag");
             return () -> new Message.ReadReply(reply.toReply(), ValueLayouts.flag(reissue, "the reissue flag"));
         }
-    };
+    },
+    FENCE_REQUEST(23, Message.FenceRequest.class, FenceLayouts.FENCE_REQUEST),
+    FENCE_ANSWER(24, Message.FenceAnswer.class, FenceLayouts.FENCE_ANSWER),
+    FENCE_PROBE(25, Message.FenceProbe.class, FenceLayouts.FENCE_PROBE),
+    FENCE_REPORT(26, Message.FenceReport.class, FenceLayouts.FENCE_REPORT);
 
     private static final MessageType[] BY_CODE = byCode();
     private static final Map<Class<?>, MessageType> BY_CLASS = byClass();

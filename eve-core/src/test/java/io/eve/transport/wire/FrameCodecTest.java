@@ -93,6 +93,41 @@ class FrameCodecTest {
     }
 
     @Test
+    void shouldEncodeAFenceAnswerAsItsPinnedBytes() {
+        // length 31 | "EVEW" | version 2 | type 24 | request 11 | view 3 | solo 1 | holder 1 | CRC32C, computed
+        // independently of java.util.zip
+        String pinned = "0000001f" + "45564557" + "02" + "18" + "000000000000000b" + "0000000000000003" + "01"
+                + "00000001" + "8a33ccde";
+        Message answer = new Message.FenceAnswer(11, 3, true, 1);
+        assertThat(HexFormat.of().formatHex(codec.encode(answer))).isEqualTo(pinned);
+        assertThat(codec.decode(HexFormat.of().parseHex(pinned))).isEqualTo(answer);
+    }
+
+    @Test
+    void shouldRefuseMalformedFenceMessages() {
+        byte[] request = codec.encode(new Message.FenceRequest(4, true, 9));
+        assertThat(HostileInput.refusal(codec, Frames.reseal(Frames.withByte(request, BODY + 8, 2))))
+                .hasMessage("the solo flag is 2, expected 0 or 1")
+                .extracting(FrameException::reason)
+                .isEqualTo(Reason.INVALID_VALUE);
+        byte[] report = codec.encode(new Message.FenceReport(4, false, 9));
+        assertThat(HostileInput.refusal(codec, Frames.reseal(Frames.withByte(report, BODY + 8, 7))))
+                .hasMessage("the solo-held flag is 7, expected 0 or 1");
+        for (Message message : List.of(
+                new Message.FenceRequest(4, true, 9),
+                new Message.FenceAnswer(9, 4, false, 0),
+                new Message.FenceProbe(5),
+                new Message.FenceReport(4, true, 5))) {
+            byte[] frame = codec.encode(message);
+            byte[] shorter = Arrays.copyOf(frame, frame.length - 1);
+            System.arraycopy(frame, frame.length - 4, shorter, shorter.length - 4, 4);
+            assertThat(HostileInput.refusal(codec, Frames.reseal(shorter)).reason())
+                    .as("%s one byte short", message)
+                    .isEqualTo(Reason.TRUNCATED_BODY);
+        }
+    }
+
+    @Test
     void shouldRefuseEvidenceOfATypeThatMayNotAppearInAViewChange() {
         byte[] inner = codec.encode(new Message.Suspect(1));
         Message.ViewChange change = new Message.ViewChange(
@@ -199,7 +234,7 @@ class FrameCodecTest {
 
     @Test
     void shouldRefuseAnUnknownType() {
-        for (int type : new int[] {0, 23, 127, 255}) {
+        for (int type : new int[] {0, 27, 127, 255}) {
             byte[] frame = Frames.reseal(Frames.withByte(codec.encode(new Commit(1, 1)), 9, type));
             assertThat(HostileInput.refusal(codec, frame))
                     .hasMessage("message type " + type + " is not known")

@@ -80,7 +80,11 @@ final class WireMessages {
                 new ChainTransfer(List.of(token(6), token(7)), new StateDelta(4, 7, utf8("delta"))),
                 authenticated(),
                 new ReadRequest(new Request(7, 9, utf8("get k"))),
-                new ReadReply(new Reply(7, 9, false, utf8("v")), false));
+                new ReadReply(new Reply(7, 9, false, utf8("v")), false),
+                new Message.FenceRequest(3, true, 11),
+                new Message.FenceAnswer(11, 3, true, 1),
+                new Message.FenceProbe(-7),
+                new Message.FenceReport(3, false, -7));
     }
 
     static ViewChange viewChange() {
@@ -135,7 +139,18 @@ final class WireMessages {
                         .as(StateRequest::new),
                 Combinators.combine(tokens().list().ofMinSize(1).ofMaxSize(5), deltas())
                         .as(ChainTransfer::new),
-                authenticatedMessages());
+                authenticatedMessages(),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.of(true, false), Arbitraries.longs())
+                        .as(Message.FenceRequest::new),
+                Combinators.combine(
+                                Arbitraries.longs(),
+                                Arbitraries.longs(),
+                                Arbitraries.of(true, false),
+                                Arbitraries.integers())
+                        .as(Message.FenceAnswer::new),
+                Arbitraries.longs().map(Message.FenceProbe::new),
+                Combinators.combine(Arbitraries.longs(), Arbitraries.of(true, false), Arbitraries.longs())
+                        .as(Message.FenceReport::new));
         return Arbitraries.oneOf(all);
     }
 

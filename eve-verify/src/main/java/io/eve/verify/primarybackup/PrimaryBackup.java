@@ -36,9 +36,12 @@ import org.slf4j.LoggerFactory;
  * re-execute sequentially; different again, the primary's state is authoritative and the backup repairs
  * itself by incremental state transfer. With both alive every batch is compared, which masks a
  * concurrency bug that manifests on one replica (Eve §6.3). A replica silent for the failure timeout
- * counts as failed: the primary goes on alone, the backup takes over in the next view. A returning
- * replica catches up by state transfer before it executes anything. Safety relies on timing: if the two
- * replicas cannot hear each other yet both run, both may act as primary (docs/primary-backup.md).
+ * counts as failed: the primary asks its {@link Fence} for the right to go on alone, the backup for the
+ * right to take over in the next view. Nothing commits without the backup's matching token unless the
+ * fence granted that right for the current view; with a witness, only one replica ever holds it, so no
+ * pause or partition loses an acknowledged write; without one, the fence grants at once and safety relies
+ * on timing (docs/primary-backup.md). A returning replica catches up by state transfer before it executes
+ * anything.
  *
  * <p>Not thread-safe: one protocol thread calls it.
  */
@@ -62,6 +65,11 @@ public final class PrimaryBackup {
     private final int peer;
     private final Batcher batcher;
     private final String name;
+    private final Fence fence;
+    // Whether the backup has shown, since it last returned, that it holds everything committed here alone:
+    // only then may the primary give the right to commit alone back to the fence.
+    private boolean peerCaughtUp = true;
+    private long catchUpTo;
 
     private long view;
     private long epoch;
@@ -131,13 +139,34 @@ public final class PrimaryBackup {
      * @param seeds the source of batch seeds (the nondeterminism data the primary picks)
      */
     public PrimaryBackup(PrimaryBackupConfig config, Actions actions, boolean joining, LongSupplier seeds) {
+        this(config, actions, joining, 0, seeds);
+    }
+
+    /**
+     * @param joining whether this replica restarts and must catch up by state transfer before serving
+     * @param recoveredSeq the last committed batch this replica recovered from its disk, 0 if none: it starts
+     *     committed there, and a joining replica asks for the changes since
+     * @param seeds the source of batch seeds (the nondeterminism data the primary picks)
+     */
+    public PrimaryBackup(
+            PrimaryBackupConfig config, Actions actions, boolean joining, long recoveredSeq, LongSupplier seeds) {
+        if (recoveredSeq < 0) {
+            throw new IllegalArgumentException("recoveredSeq " + recoveredSeq + " is negative");
+        }
         this.config = config;
         this.actions = actions;
         this.peer = config.peer();
         this.joining = joining;
         this.awaitingTransfer = joining;
+        this.committed = recoveredSeq;
+        this.verified = recoveredSeq;
+        this.expected = recoveredSeq + 1;
         this.batcher = new Batcher(config.maxBatchSize(), config.maxBatchDelayNanos(), 1, seeds);
+        this.batcher.resumeAfter(recoveredSeq);
         this.name = "node " + config.self();
+        // Only a witness fence draws a number: a run without one keeps its batch seeds (simulator replays).
+        this.fence =
+                config.witness().isPresent() ? config.newFence(seeds.getAsLong(), actions::send) : new TimingFence();
     }
 
     public void start(long now) {
@@ -173,6 +202,11 @@ public final class PrimaryBackup {
         return peerAlive;
     }
 
+    /** Whether this replica holds the right to commit alone in its view (its peer has not caught up since). */
+    public boolean soloHeld() {
+        return fence.holdsSolo(view);
+    }
+
     /** Rollbacks this replica ordered as primary (tokens differed). */
     public long rollbacks() {
         return rollbacks;
@@ -188,6 +222,11 @@ public final class PrimaryBackup {
     public void onMessage(int from, Message message, long now, long wallMillis) {
         clock = now;
         wall = wallMillis;
+        if (fence.isWitness(from)) {
+            fence.onMessage(message, now);
+            onFenceAnswered(wallMillis);
+            return;
+        }
         if (from == peer) {
             lastHeard = now;
             heardPeer = true;
@@ -216,6 +255,7 @@ public final class PrimaryBackup {
     public void onTick(long now, long wallMillis) {
         clock = now;
         wall = wallMillis;
+        fence.onTick(view, now);
         if (now - lastHeartbeatSent >= config.heartbeatIntervalNanos()) {
             lastHeartbeatSent = now;
             if (!joining && !awaitingTransfer) {
@@ -237,18 +277,28 @@ public final class PrimaryBackup {
         if (isPrimary()) {
             if (silent && peerAlive) {
                 LOG.warn(
-                        "{}: backup silent for {} ms; continuing alone in view {}",
+                        "{}: backup silent for {} ms; asking the fence to continue alone in view {}",
                         name,
                         silenceLimit() / 1_000_000,
                         view);
                 peerAlive = false;
+                peerCaughtUp = false;
                 tryCommit(wallMillis);
             }
             if (stageIdle()) {
                 batcher.onTick(now, wallMillis).ifPresent(batch -> enqueue(batch, wallMillis));
             }
         } else if (silent && !joining) {
-            takeOver(wallMillis);
+            tryTakeOver(wallMillis);
+        }
+    }
+
+    /** The witness answered (or probed): act on a grant or a refusal this replica waits for. */
+    private void onFenceAnswered(long wallMillis) {
+        if (isPrimary()) {
+            tryCommit(wallMillis);
+        } else if (!joining && clock - lastHeard > silenceLimit()) {
+            tryTakeOver(wallMillis);
         }
     }
 
@@ -348,6 +398,9 @@ public final class PrimaryBackup {
         handed.clear();
         buffered.headMap(expected, false).clear();
         actions.markStable(seq);
+        // The installed state matched the token it came with: telling the primary shows it that this replica
+        // holds everything the transfer carried (it may give the right to commit alone back).
+        actions.send(peer, new BatchToken(view, epoch, transfer.token()));
         if (overtaken > seq) {
             // A later transfer of this epoch came while this one was installed and was dropped; the primary
             // does not send again the batches it carried: ask for the changes since this one.
@@ -450,6 +503,7 @@ public final class PrimaryBackup {
             verified = seq;
             soloCommitted.headMap(seq, true).clear();
             actions.send(peer, new Commit(view, seq));
+            onPeerVerified(seq);
         }
     }
 
@@ -460,8 +514,13 @@ public final class PrimaryBackup {
             if (slot.mine == null) {
                 return;
             }
-            if (slot.solo || !peerAlive || slot.mine.token().matches(slot.peerToken)) {
-                commit(slot, !slot.solo && peerAlive);
+            if (slot.mine.token().matches(slot.peerToken)) {
+                commit(slot, true);
+            } else if (slot.solo || !peerAlive) {
+                if (!trySolo()) {
+                    return;
+                }
+                commit(slot, false);
             } else if (slot.peerToken == null) {
                 return;
             } else {
@@ -470,6 +529,36 @@ public final class PrimaryBackup {
             }
         }
         dispatchWaiting(wallMillis);
+    }
+
+    /**
+     * Whether this primary may commit without the backup's token: it holds the fence's grant for its view.
+     * Asks for it otherwise; a refusal means the backup took over, and this replica rejoins as its backup.
+     */
+    private boolean trySolo() {
+        Fence.Solo solo = fence.trySolo(view, clock);
+        if (solo == Fence.Solo.REFUSED) {
+            onSoloRefused(fence.refusal());
+        }
+        return solo == Fence.Solo.HELD;
+    }
+
+    private void onSoloRefused(Message.FenceAnswer holder) {
+        if (holder.view() > view && config.primaryOf(holder.view()) == peer) {
+            LOG.warn(
+                    "{}: the fence refused to let this primary commit alone: node {} holds view {}; rejoining as its"
+                            + " backup (the batches not verified here are never released)",
+                    name,
+                    peer,
+                    holder.view());
+            soloCommitted.clear();
+            // Epochs count rollbacks within the new primary's history: start below any it uses.
+            resync(holder.view(), 0, true);
+            joining = true;
+        } else {
+            // Another holder in this view or before it (it has not given the right back yet): wait and ask again.
+            LOG.warn("{}: the fence refused to let this primary commit alone in view {} ({})", name, view, holder);
+        }
     }
 
     private void commit(Slot slot, boolean tellPeer) {
@@ -484,11 +573,36 @@ public final class PrimaryBackup {
         if (tellPeer) {
             verified = seq;
             actions.send(peer, new Commit(view, seq));
-        } else if (peerAlive) {
+            onPeerVerified(seq);
+        } else {
             soloCommitted.put(seq, slot.mine.token());
             while (soloCommitted.size() > SOLO_TOKENS_KEPT) {
                 soloCommitted.pollFirstEntry();
             }
+            catchUpTo = Math.max(catchUpTo, seq);
+        }
+    }
+
+    /**
+     * The backup's token matched this replica's for batch {@code seq}. Once it matched one at or after every
+     * batch committed here alone and after the last transfer, the backup holds all that was committed: the
+     * right to commit alone goes back to the fence, so the backup may take over again if this replica fails.
+     */
+    private void onPeerVerified(long seq) {
+        if (seq >= catchUpTo) {
+            peerCaughtUp = true;
+        }
+        if (peerCaughtUp
+                && peerAlive
+                && fence.holdsSolo(view)
+                && slots.values().stream().noneMatch(s -> s.solo)) {
+            LOG.info(
+                    "{}: node {} caught up to batch {}; giving back the right to commit alone in view {}",
+                    name,
+                    peer,
+                    seq,
+                    view);
+            fence.releaseSolo(view, clock);
         }
     }
 
@@ -521,22 +635,28 @@ public final class PrimaryBackup {
             slots.values().forEach(s -> again.add(s.batch));
             slots.clear();
             long before = committed;
-            committed = seq;
             actions.rollbackTo(seq);
-            actions.markStable(seq);
-            for (Reply reply : slot.mine.replies()) {
-                actions.release(reply);
-            }
             actions.send(peer, new Rollback(view, epoch, before, true));
             actions.transfer(peer, before, view, epoch);
+            // This batch commits on this replica's execution alone: only with the fence's grant, so that the
+            // backup cannot take over without it until it has installed the transfer.
+            slot.solo = true;
+            slot.peerToken = null;
+            slots.put(seq, slot);
+            peerCaughtUp = false;
+            catchUpTo = Math.max(catchUpTo, seq);
         }
         again.forEach(this::dispatch);
+        if (slot.sequential) {
+            // After the batches that come again, so that a batch the batcher closes now follows them.
+            tryCommit(wall);
+        }
     }
 
     private void onJoin(long joinerStable, long now) {
         if (!isPrimary() && !joining && primary() == peer) {
-            LOG.warn("{}: the primary restarted and asks to rejoin; taking over", name);
-            takeOver(wall);
+            LOG.warn("{}: the primary restarted and asks to rejoin; asking the fence to take over", name);
+            tryTakeOver(wall);
         }
         if (!isPrimary()) {
             return;
@@ -552,6 +672,8 @@ public final class PrimaryBackup {
         // batches commit on this replica's execution alone; the ones dispatched from now on go to the peer.
         slots.values().forEach(slot -> slot.solo = true);
         peerAlive = true;
+        peerCaughtUp = false;
+        catchUpTo = Math.max(committed, slots.isEmpty() ? committed : slots.lastKey());
         actions.transfer(peer, Math.min(joinerStable, committed), view, epoch);
         // Those batches no longer wait for a token: commit the ones already executed (after the transfer was
         // queued, so that it carries none of the batches this may dispatch).
@@ -713,13 +835,37 @@ public final class PrimaryBackup {
         return heardPeer ? config.failureTimeoutNanos() : STARTUP_GRACE_TIMEOUTS * config.failureTimeoutNanos();
     }
 
-    /** Eve §6.2: the backup takes over when the primary has been silent for the failure timeout. */
-    private void takeOver(long wallMillis) {
-        long oldView = view;
-        view = oldView + 1;
-        while (config.primaryOf(view) != config.self()) {
-            view++;
+    /**
+     * Eve §6.2: the backup takes over when the primary has been silent for the failure timeout, once the fence
+     * grants it the next view. Until then it stays a backup; refused, it stays one and waits another timeout.
+     */
+    private void tryTakeOver(long wallMillis) {
+        long target = view + 1;
+        while (config.primaryOf(target) != config.self()) {
+            target++;
         }
+        Fence.Solo solo = fence.trySolo(target, clock);
+        if (solo == Fence.Solo.HELD) {
+            takeOver(target, wallMillis);
+        } else if (solo == Fence.Solo.REFUSED) {
+            Message.FenceAnswer holder = fence.refusal();
+            LOG.warn(
+                    "{}: the fence refused the takeover of view {} ({}): the primary may have committed alone;"
+                            + " staying its backup",
+                    name,
+                    target,
+                    holder);
+            lastHeard = clock;
+            if (holder.view() > view && config.primaryOf(holder.view()) == peer) {
+                resync(holder.view(), 0, true);
+            }
+        }
+    }
+
+    private void takeOver(long target, long wallMillis) {
+        long oldView = view;
+        view = target;
+        peerCaughtUp = false;
         LOG.warn("{}: primary silent for {} ms; taking over in view {}", name, silenceLimit() / 1_000_000, view);
         peerAlive = false;
         // What this replica executed in the old view stands: commit it (a client may have seen those replies).

@@ -21,7 +21,7 @@ public final class PrimaryBackupRoles implements HostedRoles {
     private PrimaryBackupRoles(
             PrimaryBackupConfig config, ReplicaHost host, boolean joining, LongSupplier seeds, boolean overlap) {
         this.host = host;
-        this.machine = new PrimaryBackup(config, new Bindings(), joining, seeds);
+        this.machine = new PrimaryBackup(config, new Bindings(), joining, host.recoveredSeq(), seeds);
         if (overlap) {
             host.overlapBatches(seq -> machine.onStageDraining(seq, host.wallMillis()));
         }

@@ -22,6 +22,11 @@ public interface ReplicaHost {
     /** This node's id. */
     int self();
 
+    /** The last committed batch this node recovered from its disk, 0 if none. */
+    default long recoveredSeq() {
+        return 0;
+    }
+
     /** The wall clock in milliseconds: batch timestamps and what roles log; never for timeouts. */
     long wallMillis();
 

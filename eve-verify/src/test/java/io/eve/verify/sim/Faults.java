@@ -14,6 +14,11 @@ package io.eve.verify.sim;
  * @param divergence whether one replica's execution may go wrong ({@code corruptNext}, corrupt tokens)
  * @param clockJumps whether replicas' wall clocks may be stepped either way and the primary's monotonic
  *     clock may jump ahead (the timing-based profile's clocks misbehaving within what it can take)
+ * @param longFaults faults of one process longer than every timeout, one at a time: a replica paused
+ *     (it receives nothing and does nothing, then resumes with its queued messages), the replicas' link or a
+ *     replica's link to the witness cut, either replica's monotonic clock jumping past the failure timeout
+ * @param lateStart whether one replica comes up seconds after the other
+ * @param witness whether the pair is fenced by a simulated witness (otherwise the timing fence)
  */
 record Faults(
         double replicaDropRate,
@@ -24,29 +29,32 @@ record Faults(
         boolean crashes,
         boolean fastRestarts,
         boolean divergence,
-        boolean clockJumps) {
+        boolean clockJumps,
+        boolean longFaults,
+        boolean lateStart,
+        boolean witness) {
 
     /**
      * What the protocol is built for: a FIFO, lossless link between the replicas with variable delay,
      * crashes detected by the failure timeout, one-replica divergence, and lossy clients.
      */
     static Faults reliableLinks() {
-        return new Faults(0, false, 0, false, true, true, false, true, false);
+        return new Faults(0, false, 0, false, true, true, false, true, false, false, false, false);
     }
 
     /** The transport's full contract between replicas: FIFO, but a message may be lost (Transport javadoc). */
     static Faults lossyLinks() {
-        return new Faults(0.05, false, 0, true, true, true, false, true, false);
+        return new Faults(0.05, false, 0, true, true, true, false, true, false, false, false, false);
     }
 
     /** A restarted replica returns before its peer's failure timeout expired. */
     static Faults quickReturns() {
-        return new Faults(0, false, 0, false, true, true, true, true, false);
+        return new Faults(0, false, 0, false, true, true, true, true, false, false, false, false);
     }
 
     /** Beyond the transport contract: replica messages reordered and duplicated. */
     static Faults unorderedLinks() {
-        return new Faults(0, true, 0.05, false, true, true, false, true, false);
+        return new Faults(0, true, 0.05, false, true, true, false, true, false, false, false, false);
     }
 
     /**
@@ -57,11 +65,40 @@ record Faults(
      * a split brain by design (docs/primary-backup.md) and is not injected.
      */
     static Faults jumpingClocks() {
-        return new Faults(0, false, 0, false, true, true, false, true, true);
+        return new Faults(0, false, 0, false, true, true, false, true, true, false, false, false);
+    }
+
+    /**
+     * Beyond the timing assumption: faults of one process longer than the failure timeout (pauses,
+     * partitions, clock jumps of either replica) on a FIFO link, with crashes, divergence and lossy clients;
+     * safe only with the witness (docs/primary-backup.md, "Fencing with a witness").
+     */
+    static Faults longFaults(boolean witness) {
+        return new Faults(0, false, 0, false, true, true, false, true, false, true, false, witness);
+    }
+
+    /** One replica starts seconds after the other, then the faults of {@link #reliableLinks()}. */
+    static Faults lateStart(boolean witness) {
+        return new Faults(0, false, 0, false, true, true, false, true, false, false, true, witness);
+    }
+
+    /** Crashes, divergence and lossy links, fenced by the witness (which may itself crash and restart). */
+    static Faults witnessed() {
+        return new Faults(0.05, false, 0, true, true, true, false, true, false, false, false, true);
     }
 
     static Faults named(String name) {
         switch (name) {
+            case "long-faults":
+                return longFaults(true);
+            case "long-faults-no-witness":
+                return longFaults(false);
+            case "late-start":
+                return lateStart(true);
+            case "late-start-no-witness":
+                return lateStart(false);
+            case "witness":
+                return witnessed();
             case "reliable":
                 return reliableLinks();
             case "lossy":
@@ -75,7 +112,8 @@ record Faults(
                 return jumpingClocks();
             default:
                 throw new IllegalArgumentException("unknown fault profile '" + name
-                        + "'; expected reliable, lossy, fast-restart, unordered or clock-jump");
+                        + "'; expected reliable, lossy, fast-restart, unordered, clock-jump, witness, long-faults,"
+                        + " long-faults-no-witness, late-start or late-start-no-witness");
         }
     }
 }

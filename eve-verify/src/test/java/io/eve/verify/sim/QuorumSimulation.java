@@ -95,8 +95,19 @@ final class QuorumSimulation implements World {
         this.asymmetric = profile.endsWith("-asymmetric");
         // -unordered: messages between processes reordered and 5 % duplicated, beyond the FIFO contract.
         boolean unordered = profile.endsWith("-unordered");
-        Faults faults =
-                new Faults(lossy ? 0.05 : 0, unordered, unordered ? 0.05 : 0, true, true, true, false, true, false);
+        Faults faults = new Faults(
+                lossy ? 0.05 : 0,
+                unordered,
+                unordered ? 0.05 : 0,
+                true,
+                true,
+                true,
+                false,
+                true,
+                false,
+                false,
+                false,
+                false);
         this.network = new SimNetwork(this, root.split(), faults);
         this.faultRandom = root.split();
         this.stageRandom = root.split();

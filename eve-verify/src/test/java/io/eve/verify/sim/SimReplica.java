@@ -37,6 +37,10 @@ final class SimReplica {
     private final Deque<StageOperation> operations = new ArrayDeque<>();
     private boolean stageBusy;
     private boolean alive = true;
+    /** While paused (SIGSTOP), everything that would happen here waits, in order, for the resume. */
+    private boolean paused;
+
+    private final Deque<Runnable> deferred = new ArrayDeque<>();
     private boolean caughtUp;
     private long clockJump;
     private long wallStep;
@@ -100,15 +104,54 @@ final class SimReplica {
 
     private void scheduleTick() {
         sim.queue().after(TICK_NANOS, name() + " tick", () -> {
-            if (alive) {
+            if (alive && !paused) {
                 machine.onTick(clock(), wall());
+            }
+            if (alive) {
                 scheduleTick();
             }
         });
     }
 
+    /**
+     * The process stops (SIGSTOP, a long GC, a VM migration): it receives nothing and does nothing; messages
+     * to it and its stage's outcomes queue up.
+     */
+    void pause() {
+        paused = true;
+    }
+
+    /**
+     * The process runs again with what queued up while it was stopped; {@code timerFirst}: its timer fires
+     * before it reads the queued messages (it then sees a long silence first).
+     */
+    void resume(boolean timerFirst) {
+        paused = false;
+        if (timerFirst && alive) {
+            machine.onTick(clock(), wall());
+        }
+        while (alive && !paused && !deferred.isEmpty()) {
+            deferred.poll().run();
+        }
+    }
+
+    boolean paused() {
+        return paused;
+    }
+
+    /** Runs {@code work} now, or at the resume if this process is paused. */
+    private void whenRunning(Runnable work) {
+        if (paused) {
+            deferred.add(work);
+        } else {
+            work.run();
+        }
+    }
+
     void crash() {
         alive = false;
+        paused = false;
+        deferred.clear();
         operations.clear();
     }
 
@@ -131,7 +174,7 @@ final class SimReplica {
 
     void onMessage(int from, Message message) {
         if (alive) {
-            machine.onMessage(from, message, clock(), wall());
+            whenRunning(() -> machine.onMessage(from, message, clock(), wall()));
         }
     }
 
@@ -166,13 +209,15 @@ final class SimReplica {
             if (!alive) {
                 return;
             }
-            try {
-                next.work().run();
-            } catch (RuntimeException e) {
-                sim.fail(name() + ": the execution stage failed on " + next.what() + ": " + e, e);
-                return;
-            }
-            runNext();
+            whenRunning(() -> {
+                try {
+                    next.work().run();
+                } catch (RuntimeException e) {
+                    sim.fail(name() + ": the execution stage failed on " + next.what() + ": " + e, e);
+                    return;
+                }
+                runNext();
+            });
         });
     }
 
@@ -180,7 +225,7 @@ final class SimReplica {
     private void notifyMachine(String what, Runnable notification) {
         sim.queue().after(sim.protocolHopNanos(), name() + " " + what, () -> {
             if (alive) {
-                notification.run();
+                whenRunning(notification);
             }
         });
     }

@@ -3,7 +3,9 @@ package io.eve.verify.sim;
 import io.eve.batch.Batch;
 import io.eve.protocol.Message;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
+import io.eve.verify.primarybackup.WitnessStore;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
@@ -22,6 +24,7 @@ final class Simulation implements World {
     static final long MS = 1_000_000L;
     static final int CLIENT_BASE = 100;
     private static final int[] NODES = {0, 1};
+    private static final int WITNESS = 2;
     private static final long HEARTBEAT_NANOS = 20 * MS;
     private static final long FAILURE_TIMEOUT_NANOS = 200 * MS;
     private static final long CLIENT_TIMEOUT_NANOS = 60 * MS;
@@ -86,6 +89,13 @@ final class Simulation implements World {
     private long lastCorruptionAt = Long.MIN_VALUE / 2;
     private int crashes;
     private int divergences;
+    /** The witness (profiles with one), and its disk if the seed gave it one (empty: it rebuilds from reports). */
+    private SimWitness witness;
+
+    private Optional<WitnessStore> witnessDisk = Optional.empty();
+    private int witnessIncarnations;
+    /** Until when the one long fault in progress lasts: no other fault starts before. */
+    private long longFaultUntil;
 
     Simulation(long seed, String profile, Settings settings) {
         this.seed = seed;
@@ -107,8 +117,22 @@ final class Simulation implements World {
         log(String.format(
                 "seed %d, profile %s: pipeline %d, batch %d, delay %d us; %s",
                 seed, profile, pipelineDepth, maxBatchSize, maxBatchDelayNanos / 1000, network.describe()));
-        for (int node : NODES) {
-            startReplica(node, false);
+        if (faults.witness()) {
+            witnessDisk = faultRandom.nextBoolean() ? Optional.of(new SimWitness.Disk()) : Optional.empty();
+            startWitness();
+        }
+        if (faults.lateStart()) {
+            int late = NODES[faultRandom.nextInt(2)];
+            long after = 2 * FAILURE_TIMEOUT_NANOS + faultRandom.nextLong(8 * FAILURE_TIMEOUT_NANOS);
+            int early = late == NODES[0] ? NODES[1] : NODES[0];
+            startReplica(early, false);
+            log("node " + late + " comes up " + after / MS + " ms late");
+            queue.after(after, "late start of node " + late, () -> startReplica(late, false));
+            longFaultUntil = after + 3 * FAILURE_TIMEOUT_NANOS;
+        } else {
+            for (int node : NODES) {
+                startReplica(node, false);
+            }
         }
         clients = new SimClients(this, settings, NODES, root, 0);
         clients.start();
@@ -196,7 +220,7 @@ final class Simulation implements World {
 
     @Override
     public boolean isReplica(int id) {
-        return id == NODES[0] || id == NODES[1];
+        return id == NODES[0] || id == NODES[1] || (witness != null && id == WITNESS);
     }
 
     /** Simulated time the stage spends on a batch: a fixed part plus a random cost per request. */
@@ -228,7 +252,13 @@ final class Simulation implements World {
 
     @Override
     public void deliver(int from, int to, Message message) {
-        if (isReplica(to)) {
+        if (witness != null && to == WITNESS) {
+            if (witness.alive()) {
+                witness.onMessage(from, message);
+            } else {
+                log("lost (the witness is down) " + from + "->" + to + " " + message);
+            }
+        } else if (isReplica(to)) {
             SimReplica replica = replicas[to];
             if (replica == null || !replica.alive()) {
                 log("lost (node " + to + " is down) " + from + "->" + to + " " + message);
@@ -256,12 +286,21 @@ final class Simulation implements World {
         PrimaryBackupConfig config = PrimaryBackupConfig.of(NODES[0], NODES[1], node)
                 .withTimeouts(HEARTBEAT_NANOS, FAILURE_TIMEOUT_NANOS)
                 .withBatching(pipelineDepth, maxBatchSize, maxBatchDelayNanos);
+        if (faults.witness()) {
+            config = config.withWitness(WITNESS);
+        }
         SplittableRandom batchSeeds = root.split();
         SimReplica replica = new SimReplica(this, node, ++incarnations[node], joining, config, batchSeeds::nextLong);
         replica.app.staleGets = settings.staleGets();
         replicas[node] = replica;
         log("start " + replica.name() + (joining ? " (joining)" : ""));
         replica.start();
+    }
+
+    private void startWitness() {
+        witness = new SimWitness(this, WITNESS, ++witnessIncarnations, NODES, witnessDisk, root.split());
+        log("start " + witness.name() + (witnessDisk.isPresent() ? " (with a disk)" : " (no disk)"));
+        witness.start();
     }
 
     private void scheduleFault() {
@@ -274,8 +313,20 @@ final class Simulation implements World {
     }
 
     private void injectFault() {
-        int kind = faultRandom.nextInt(faults.clockJumps() ? 8 : 6);
-        if (kind == 0 && faults.crashes() && inService()) {
+        if (now() < longFaultUntil) {
+            return;
+        }
+        int kind = faultRandom.nextInt(faults.longFaults() ? 12 : faults.clockJumps() ? 8 : 6);
+        if (kind >= 8) {
+            injectLongFault(kind);
+            return;
+        }
+        if (kind == 0 && witness != null && inService() && faultRandom.nextInt(3) == 0) {
+            long downFor = 20 * MS + faultRandom.nextLong(400 * MS);
+            log("fault: crash " + witness.name() + ", restart in " + downFor / MS + " ms");
+            witness.crash();
+            queue.after(downFor, "restart the witness", this::startWitness);
+        } else if (kind == 0 && faults.crashes() && inService()) {
             crash(NODES[faultRandom.nextInt(2)]);
         } else if (kind == 1 && faults.divergence() && inService()) {
             diverge(NODES[faultRandom.nextInt(2)]);
@@ -317,6 +368,40 @@ final class Simulation implements World {
     }
 
     /**
+     * One fault longer than every timeout, while the pair is in service: a pause of a replica, a cut between
+     * the replicas or between a replica and the witness, or a replica's monotonic clock jumping ahead.
+     */
+    private void injectLongFault(int kind) {
+        if (!inService()) {
+            return;
+        }
+        long nanos = FAILURE_TIMEOUT_NANOS * 3 / 2 + faultRandom.nextLong(6 * FAILURE_TIMEOUT_NANOS);
+        int node = NODES[faultRandom.nextInt(2)];
+        SimReplica replica = replicas[node];
+        String role = replica.machine.isPrimary() ? "primary" : "backup";
+        longFaultUntil = now() + nanos + 4 * FAILURE_TIMEOUT_NANOS;
+        if (kind == 8) {
+            boolean timerFirst = faultRandom.nextBoolean();
+            log("fault: pause " + replica.name() + " (" + role + ") for " + nanos / MS + " ms"
+                    + (timerFirst ? ", its timer fires first on resume" : ""));
+            replica.pause();
+            queue.after(nanos, "resume " + replica.name(), () -> replica.resume(timerFirst));
+        } else if (kind == 9) {
+            log("fault: cut the replicas' link for " + nanos / MS + " ms");
+            network.cut(NODES[0], NODES[1], nanos);
+        } else if (kind == 10 && witness != null) {
+            log("fault: cut node " + node + " (" + role + ") from the witness for " + nanos / MS + " ms");
+            network.cut(node, WITNESS, nanos);
+        } else if (kind == 10) {
+            log("fault: cut the replicas' link for " + nanos / MS + " ms");
+            network.cut(NODES[0], NODES[1], nanos);
+        } else {
+            log("fault: " + replica.name() + " (" + role + ")'s monotonic clock jumps ahead " + nanos / MS + " ms");
+            replica.jumpClock(nanos);
+        }
+    }
+
+    /**
      * Both replicas run, hold the state, agree on the view and the primary verifies with the backup, and
      * no injected divergence is unresolved. Only then may one replica fail: two overlapping failures (a
      * crash while the peer still catches up, or a crash right after a corrupted execution) lose
@@ -324,7 +409,8 @@ final class Simulation implements World {
      */
     private boolean inService() {
         for (SimReplica replica : replicas) {
-            if (!replica.alive()
+            if (replica == null
+                    || !replica.alive()
                     || !replica.caughtUp()
                     || replica.app.corruptNext > 0
                     || now() - replica.startedAt < 3 * FAILURE_TIMEOUT_NANOS) {
@@ -332,9 +418,16 @@ final class Simulation implements World {
             }
         }
         SimReplica primary = replicas[0].machine.isPrimary() ? replicas[0] : replicas[1];
+        // A primary still holding the right to commit alone has not seen its backup catch up yet: the last
+        // fault is not over. A witness that is down without a disk could not rebuild its state after a crash.
         return replicas[0].machine.view() == replicas[1].machine.view()
                 && primary.machine.isPrimary()
                 && primary.machine.peerAlive()
+                && !primary.machine.soloHeld()
+                && !replicas[0].paused()
+                && !replicas[1].paused()
+                && now() >= longFaultUntil
+                && (witness == null || (witness.alive() && witness.state().isPresent()))
                 && !network.corruptingTokens()
                 && now() - lastCorruptionAt > 2 * FAILURE_TIMEOUT_NANOS;
     }
@@ -366,6 +459,12 @@ final class Simulation implements World {
         healed = true;
         healAt = now();
         network.heal();
+        for (SimReplica replica : replicas) {
+            if (replica != null && replica.paused()) {
+                log("heal: resume " + replica.name());
+                replica.resume(false);
+            }
+        }
         log("heal: no more faults; clients finish and send two more requests each");
         clients.onHeal(2);
     }
@@ -377,7 +476,7 @@ final class Simulation implements World {
             return false;
         }
         for (SimReplica replica : replicas) {
-            if (!replica.alive() || !replica.caughtUp() || !replica.stageIdle()) {
+            if (replica == null || !replica.alive() || !replica.caughtUp() || !replica.stageIdle()) {
                 return false;
             }
             if (replica.stage.stableSeq() != replica.stage.executedSeq()) {
@@ -396,6 +495,10 @@ final class Simulation implements World {
     private String drainReport() {
         StringBuilder report = new StringBuilder(clients.pending());
         for (SimReplica replica : replicas) {
+            if (replica == null) {
+                report.append("a replica has not started; ");
+                continue;
+            }
             report.append(String.format(
                     "%s alive %s primary %s view %d committed %d, stage executed %d stable %d, peerAlive %s; ",
                     replica.name(),

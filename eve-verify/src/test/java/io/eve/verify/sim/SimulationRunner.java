@@ -8,7 +8,8 @@ import java.util.List;
  * printing each failing seed and a summary, or one seed with its full event log.
  *
  * <pre>
- *   --profile reliable|lossy|fast-restart|unordered   primary-backup (default reliable)
+ *   --profile reliable|lossy|fast-restart|unordered|clock-jump|asymmetric   primary-backup (default reliable)
+ *             witness|long-faults|long-faults-no-witness|late-start|late-start-no-witness   fenced (or not)
  *             crash|crash-lossy|bft|bft-lossy|bft-forge  the quorum protocol
  *   --seeds N        how many seeds, from --first (default 1) on
  *   --first S        the first seed
