@@ -39,6 +39,7 @@ public final class Storage implements AutoCloseable {
     private Recovered recovered;
     private StorageWriter writer;
     private Thread thread;
+    private boolean closed;
 
     /** @param name how logs name the node ("node 1") */
     public Storage(StorageConfig config, String name) {
@@ -216,9 +217,16 @@ public final class Storage implements AutoCloseable {
         plan.onTransferred(stage, view).forEach(writer::enqueue);
     }
 
-    /** Writes what is queued, forces it, and stops the storage thread. */
+    /**
+     * Writes what is queued, forces it, and stops the storage thread; waits for it unless called on it (a
+     * failure). Idempotent.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         if (thread == null) {
             try {
                 log.close();
@@ -228,6 +236,9 @@ public final class Storage implements AutoCloseable {
             return;
         }
         writer.stop();
+        if (Thread.currentThread() == thread) {
+            return;
+        }
         try {
             thread.join(10_000);
         } catch (InterruptedException e) {

@@ -22,6 +22,9 @@ public final class PrimaryBackupRoles implements HostedRoles {
             PrimaryBackupConfig config, ReplicaHost host, boolean joining, LongSupplier seeds, boolean overlap) {
         this.host = host;
         this.machine = new PrimaryBackup(config, new Bindings(), joining, seeds);
+        if (host.recoveredSeq() > 0) {
+            machine.resume(host.recoveredSeq(), host.recoveredView());
+        }
         if (overlap) {
             host.overlapBatches(seq -> machine.onStageDraining(seq, host.wallMillis()));
         }

@@ -53,6 +53,23 @@ public interface ReplicaHost {
     void onStage(Consumer<ExecutionStage> work);
 
     /**
+     * The last committed batch this node recovered from its disk at start (0: none, or no storage): the
+     * execution stage already holds it, and a joining node asks its peers only for what came after.
+     */
+    default long recoveredSeq() {
+        return 0;
+    }
+
+    /**
+     * The view to start in: the one the recovered batch committed in, or, when the launcher chose this node to
+     * lead a restarted cluster ({@code ReplicaRuntimeBuilder.resumeAsPrimary}), the view it chose (0 without
+     * storage).
+     */
+    default long recoveredView() {
+        return 0;
+    }
+
+    /**
      * Lets consecutive batches overlap in the stage (docs/state.md, "Overlapping batches"); {@code
      * onDraining} hears, on the protocol mailbox, when the stage runs the last requests of batch n. Only while
      * the roles are created.
