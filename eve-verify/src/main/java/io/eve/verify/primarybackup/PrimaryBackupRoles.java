@@ -56,6 +56,11 @@ public final class PrimaryBackupRoles implements HostedRoles {
             }
 
             @Override
+            public boolean resumesFromDisk() {
+                return true;
+            }
+
+            @Override
             public HostedRoles create(ReplicaHost host, boolean joining, LongSupplier seeds) {
                 return new PrimaryBackupRoles(config, host, joining, seeds, overlapBatches);
             }

@@ -151,6 +151,11 @@ public final class ReplicaRuntimeBuilder {
             throw new IllegalArgumentException("node " + roles.self() + " hosts no execution replica: it has nothing"
                     + " to store (verifier state is not persisted yet)");
         }
+        if (storage != null && !roles.resumesFromDisk()) {
+            throw new IllegalArgumentException("node " + roles.self() + ": these roles cannot start from a state"
+                    + " recovered from disk yet (the quorum execution replica does not read recoveredSeq);"
+                    + " storage is supported for primary-backup only (docs/operations.md, \"Storage\")");
+        }
         return new ReplicaRuntime(this);
     }
 }
