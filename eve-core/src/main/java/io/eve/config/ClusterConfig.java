@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Properties;
@@ -53,8 +54,8 @@ import java.util.Set;
  * @param witness primary-backup: the node that runs the witness (key {@code witness}), a third process that
  *     holds no application state and grants the right to commit alone (docs/primary-backup.md, "Fencing with
  *     a witness"); empty: no witness, and safety rests on timing
- * @param storageDir the folder where a node keeps what must survive a restart (key {@code storage.dir});
- *     for now the witness's fence state; empty: nothing is kept on disk
+ * @param storage where execution replicas keep their state across restarts, or {@link Storage#NONE} (nothing on
+ *     disk: a restarted replica takes the whole state by transfer)
  * @param app the application's own settings: every key of the file that starts with {@code app.}, without
  *     that prefix (the framework reads none of them; the application reads them in its constructor)
  */
@@ -80,7 +81,7 @@ public record ClusterConfig(
         List<NodeAddress> rdmaNodes,
         ExtraProtection extraProtection,
         OptionalInt witness,
-        Optional<Path> storageDir,
+        Storage storage,
         Map<String, String> app) {
 
     /** The prefix of the keys left to the application (see {@link #app()}). */
@@ -126,6 +127,108 @@ public record ClusterConfig(
                     enabled,
                     integer(properties, AFTER_BATCHES, 32),
                     Duration.ofMillis(integer(properties, WAIT_MS, 10)));
+        }
+    }
+
+    /**
+     * Durable storage of execution replicas (docs/operations.md, "Storage"): node {@code i} keeps its log of
+     * committed batches and its checkpoints in {@code dir/node-i/}.
+     *
+     * @param dir the directory holding every node's directory, or null: nothing on disk
+     * @param sync when appended batches reach the disk: {@code batch} (before their replies go), {@code interval}
+     *     (every {@code syncInterval}) or {@code none} (when the operating system writes them)
+     * @param syncInterval for {@code interval}: the longest time between two syncs
+     * @param checkpointEvery committed batches between two checkpoints of the state
+     */
+    public record Storage(Path dir, Sync sync, Duration syncInterval, int checkpointEvery) {
+        static final String DIR = "storage.dir";
+        static final String SYNC = "storage.sync";
+        static final String SYNC_INTERVAL_MS = "storage.sync-interval-ms";
+        static final String CHECKPOINT_EVERY = "storage.checkpoint-every";
+
+        /** No storage: every key's default, and no directory. */
+        public static final Storage NONE = new Storage(null, Sync.BATCH, Duration.ofMillis(10), 1000);
+
+        public Storage {
+            Objects.requireNonNull(sync, "sync");
+            if (syncInterval.isNegative() || syncInterval.isZero()) {
+                throw new ConfigException(SYNC_INTERVAL_MS + " = " + syncInterval.toMillis() + " must be positive");
+            }
+            positive(CHECKPOINT_EVERY, checkpointEvery);
+        }
+
+        /** Whether replicas keep anything on disk. */
+        public boolean enabled() {
+            return dir != null;
+        }
+
+        /** The directory of node {@code node}: {@code dir/node-<node>}. */
+        public Path nodeDir(int node) {
+            if (dir == null) {
+                throw new IllegalStateException("no storage.dir is configured");
+            }
+            return dir.resolve("node-" + node);
+        }
+
+        static Storage parse(Properties properties) {
+            String dirValue = properties.getProperty(DIR);
+            Path dir = null;
+            if (dirValue != null) {
+                if (dirValue.isBlank()) {
+                    throw new ConfigException(DIR + " is empty; give a directory or leave the key out (no storage)");
+                }
+                try {
+                    dir = Path.of(dirValue.trim());
+                } catch (java.nio.file.InvalidPathException e) {
+                    throw new ConfigException(DIR + " = '" + dirValue.trim() + "' is not a path: " + e.getMessage());
+                }
+            }
+            Sync sync = Sync.parse(properties.getProperty(SYNC, "batch"));
+            Duration interval = Duration.ofMillis(integer(properties, SYNC_INTERVAL_MS, 10));
+            int every = integer(properties, CHECKPOINT_EVERY, NONE.checkpointEvery());
+            if (dir == null) {
+                for (String key : List.of(SYNC, SYNC_INTERVAL_MS, CHECKPOINT_EVERY)) {
+                    if (properties.getProperty(key) != null) {
+                        throw new ConfigException(key + " is set but " + DIR + " is not: nothing would be stored");
+                    }
+                }
+            }
+            if (sync != Sync.INTERVAL && properties.getProperty(SYNC_INTERVAL_MS) != null) {
+                throw new ConfigException(
+                        SYNC_INTERVAL_MS + " applies to " + SYNC + " = interval only, not to " + sync.key());
+            }
+            return new Storage(dir, sync, interval, every);
+        }
+
+        /**
+         * When appended batches are forced to the disk, and what a crash of the machine (not just the process)
+         * may lose: {@code BATCH} nothing acknowledged; {@code INTERVAL} up to one interval of acknowledged
+         * batches; {@code NONE} whatever the operating system had not written yet.
+         */
+        public enum Sync {
+            BATCH("batch"),
+            INTERVAL("interval"),
+            NONE("none");
+
+            private final String key;
+
+            Sync(String key) {
+                this.key = key;
+            }
+
+            public String key() {
+                return key;
+            }
+
+            static Sync parse(String value) {
+                String normalized = value.trim().toLowerCase(Locale.ROOT);
+                for (Sync sync : values()) {
+                    if (sync.key.equals(normalized)) {
+                        return sync;
+                    }
+                }
+                throw new ConfigException(SYNC + " = '" + value.trim() + "' is not one of batch, interval, none");
+            }
         }
     }
 
@@ -185,10 +288,14 @@ public record ClusterConfig(
             "quorum.extra-protection.after-batches",
             "quorum.extra-protection.wait-ms",
             "witness",
-            "storage.dir");
+            Storage.DIR,
+            Storage.SYNC,
+            Storage.SYNC_INTERVAL_MS,
+            Storage.CHECKPOINT_EVERY);
 
     public ClusterConfig {
         nodes = List.copyOf(nodes);
+        Objects.requireNonNull(storage, "storage");
         app = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(app));
         rdmaNodes = List.copyOf(rdmaNodes);
         if (!List.of("netty", "rdma", "auto").contains(transport)) {
@@ -269,6 +376,11 @@ public record ClusterConfig(
         }
     }
 
+    /** The folder of {@code storage.dir}, or empty when nothing is kept on disk. */
+    public Optional<Path> storageDir() {
+        return Optional.ofNullable(storage.dir());
+    }
+
     /** Whether node {@code id} is the primary-backup witness. */
     public boolean isWitness(int id) {
         return witness.isPresent() && witness.getAsInt() == id;
@@ -345,7 +457,7 @@ public record ClusterConfig(
                         : parseNodes("rdma.nodes", properties.getProperty("rdma.nodes")),
                 ExtraProtection.parse(profile, roles.r(), properties),
                 witness(properties),
-                storageDir(properties),
+                Storage.parse(properties),
                 app);
     }
 
@@ -380,22 +492,6 @@ public record ClusterConfig(
         } catch (NumberFormatException e) {
             throw new ConfigException("witness = '" + value.trim() + "' is not one node id; name exactly one of the"
                     + " nodes (a cluster has at most one witness)");
-        }
-    }
-
-    /** {@code storage.dir}: a folder, or absent. */
-    private static Optional<Path> storageDir(Properties properties) {
-        String value = properties.getProperty("storage.dir");
-        if (value == null) {
-            return Optional.empty();
-        }
-        if (value.isBlank()) {
-            throw new ConfigException("storage.dir is empty; name a folder or leave the key out");
-        }
-        try {
-            return Optional.of(Path.of(value.trim()));
-        } catch (java.nio.file.InvalidPathException e) {
-            throw new ConfigException("storage.dir = '" + value.trim() + "' is not a valid path: " + e.getMessage());
         }
     }
 

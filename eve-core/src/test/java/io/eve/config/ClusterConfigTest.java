@@ -57,6 +57,51 @@ class ClusterConfigTest {
     }
 
     @Test
+    void shouldReadTheStorageKeysWithTheirDefaults() throws IOException {
+        ClusterConfig none = parse(VALID);
+        assertThat(none.storage().enabled()).isFalse();
+        assertThat(none.storage().sync()).isEqualTo(ClusterConfig.Storage.Sync.BATCH);
+
+        ClusterConfig batch = parse(VALID + "storage.dir=/var/lib/eve\n");
+        assertThat(batch.storage().nodeDir(1)).isEqualTo(java.nio.file.Path.of("/var/lib/eve", "node-1"));
+        assertThat(batch.storage().sync()).isEqualTo(ClusterConfig.Storage.Sync.BATCH);
+        assertThat(batch.storage().checkpointEvery()).isEqualTo(1000);
+
+        ClusterConfig interval = parse(
+                VALID
+                        + "storage.dir=data\nstorage.sync = Interval\nstorage.sync-interval-ms=25\nstorage.checkpoint-every=50\n");
+        assertThat(interval.storage().sync()).isEqualTo(ClusterConfig.Storage.Sync.INTERVAL);
+        assertThat(interval.storage().syncInterval()).isEqualTo(Duration.ofMillis(25));
+        assertThat(interval.storage().checkpointEvery()).isEqualTo(50);
+        assertThat(parse(VALID + "storage.dir=data\nstorage.sync=none\n")
+                        .storage()
+                        .sync())
+                .isEqualTo(ClusterConfig.Storage.Sync.NONE);
+    }
+
+    @Test
+    void shouldRefuseMalformedStorageKeysNamingThem() {
+        String dir = VALID + "storage.dir=data\n";
+        assertThatThrownBy(() -> parse(dir + "storage.sync=always\n"))
+                .hasMessageContaining("storage.sync = 'always'")
+                .hasMessageContaining("batch, interval, none");
+        assertThatThrownBy(() -> parse(dir + "storage.sync=interval\nstorage.sync-interval-ms=0\n"))
+                .hasMessageContaining("storage.sync-interval-ms = 0");
+        assertThatThrownBy(() -> parse(dir + "storage.sync=interval\nstorage.sync-interval-ms=10ms\n"))
+                .hasMessageContaining("storage.sync-interval-ms = '10ms'");
+        assertThatThrownBy(() -> parse(dir + "storage.sync-interval-ms=5\n"))
+                .hasMessageContaining("storage.sync-interval-ms applies to storage.sync = interval only");
+        assertThatThrownBy(() -> parse(dir + "storage.checkpoint-every=0\n"))
+                .hasMessageContaining("storage.checkpoint-every = 0");
+        assertThatThrownBy(() -> parse(dir + "storage.checkpoint-every=often\n"))
+                .hasMessageContaining("storage.checkpoint-every = 'often'");
+        assertThatThrownBy(() -> parse(VALID + "storage.dir= \n")).hasMessageContaining("storage.dir is empty");
+        assertThatThrownBy(() -> parse(VALID + "storage.sync=none\n"))
+                .hasMessageContaining("storage.sync is set but storage.dir is not");
+        assertThatThrownBy(() -> parse(dir + "storage.directory=x\n")).hasMessageContaining("'storage.directory'");
+    }
+
+    @Test
     void shouldNameTheFieldAndValueOfEveryMistake() {
         assertThatThrownBy(() -> parse("nodes=0@h:1,1@h:2\n")).hasMessageContaining("'profile'");
         assertThatThrownBy(() -> parse(VALID + "execution.inline-batch-limit=-1\n"))

@@ -7,6 +7,8 @@ import io.eve.config.ConfigException;
 import io.eve.config.NodeAddress;
 import io.eve.mixer.Mixer;
 import io.eve.mixer.conflict.KeyConflictMixer;
+import io.eve.storage.Storage;
+import io.eve.storage.StorageConfig;
 import io.eve.transport.Transport;
 import io.eve.transport.netty.NettyTransport;
 import io.eve.verify.auth.AuthenticatingTransport;
@@ -189,6 +191,12 @@ public final class EveReplica {
                     throw new ConfigException("node " + node + " hosts an execution replica in the "
                             + cluster.profile().key() + " profile: EveReplica needs an application(...)");
                 }
+                if (cluster.storage().enabled() && !roles.resumesFromDisk()) {
+                    throw new ConfigException(
+                            "storage.dir is set, but the " + cluster.profile().key() + " profile's"
+                                    + " execution replicas cannot start from a recovered state yet; storage is supported for"
+                                    + " primary-backup only (docs/operations.md, \"Storage\")");
+                }
                 app = Objects.requireNonNull(application.apply(cluster), "the application factory returned null");
             }
             PrometheusMeterRegistry meters =
@@ -223,6 +231,10 @@ public final class EveReplica {
                         .onFailure(onFailure);
                 if (app != null) {
                     runtime.application(app);
+                    if (cluster.storage().enabled()) {
+                        // Execution replicas only: a verifier-only quorum node stores nothing yet.
+                        runtime.storage(new Storage(StorageConfig.from(cluster.storage(), node, base), "node " + node));
+                    }
                 }
                 ReplicaRuntime[] built = new ReplicaRuntime[1];
                 if (cluster.metricsPort() > 0) {

@@ -34,6 +34,22 @@ class EveReplicaTest {
     }
 
     @Test
+    void shouldRefuseStorageForAQuorumExecutionReplicaUntilItCanResumeFromDisk(@TempDir Path dir) throws IOException {
+        ClusterConfig crash = parse("profile=crash\nnodes=0@127.0.0.1:7500, 1@127.0.0.1:7501, 2@127.0.0.1:7502\n"
+                + "storage.dir=" + dir + "\n");
+        assertThatThrownBy(() -> EveReplica.builder()
+                        .config(crash)
+                        .node(0)
+                        .application(config -> {
+                            throw new AssertionError("refused before the application is built");
+                        })
+                        .build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("storage.dir is set")
+                .hasMessageContaining("primary-backup only");
+    }
+
+    @Test
     void shouldRefuseABftNodeWithoutItsKeyFile(@TempDir Path dir) throws IOException {
         Path config = dir.resolve("bft.properties");
         Files.writeString(

@@ -169,6 +169,19 @@ public final class PrimaryBackup {
                 config.witness().isPresent() ? config.newFence(seeds.getAsLong(), actions::send) : new TimingFence();
     }
 
+    /**
+     * Before {@link #start}: the replica recovered committed batch {@code seq} from its disk (the stage holds
+     * it) and starts in {@code view}; joining, it asks its peer only for what came after; not joining (the
+     * launcher chose it to lead a restarted cluster), it orders batches from {@code seq + 1}.
+     */
+    public void resume(long seq, long view) {
+        committed = seq;
+        verified = seq;
+        expected = seq + 1;
+        this.view = view;
+        batcher.resumeAfter(seq);
+    }
+
     public void start(long now) {
         lastHeard = now;
         if (joining) {

@@ -21,7 +21,10 @@ public final class PrimaryBackupRoles implements HostedRoles {
     private PrimaryBackupRoles(
             PrimaryBackupConfig config, ReplicaHost host, boolean joining, LongSupplier seeds, boolean overlap) {
         this.host = host;
-        this.machine = new PrimaryBackup(config, new Bindings(), joining, host.recoveredSeq(), seeds);
+        this.machine = new PrimaryBackup(config, new Bindings(), joining, seeds);
+        if (host.recoveredSeq() > 0) {
+            machine.resume(host.recoveredSeq(), host.recoveredView());
+        }
         if (overlap) {
             host.overlapBatches(seq -> machine.onStageDraining(seq, host.wallMillis()));
         }
@@ -49,6 +52,11 @@ public final class PrimaryBackupRoles implements HostedRoles {
 
             @Override
             public boolean hostsExecution() {
+                return true;
+            }
+
+            @Override
+            public boolean resumesFromDisk() {
                 return true;
             }
 

@@ -32,6 +32,14 @@ public interface HostedRoles {
         boolean hostsExecution();
 
         /**
+         * Whether the roles start from the batch {@link ReplicaHost#recoveredSeq()} says the stage recovered from
+         * disk; roles that do not cannot be given storage (their first transfer would not fit the stage).
+         */
+        default boolean resumesFromDisk() {
+            return false;
+        }
+
+        /**
          * Creates the roles, bound to {@code host}.
          *
          * @param joining the node restarts without its state and must catch up before it serves

@@ -22,11 +22,6 @@ public interface ReplicaHost {
     /** This node's id. */
     int self();
 
-    /** The last committed batch this node recovered from its disk, 0 if none. */
-    default long recoveredSeq() {
-        return 0;
-    }
-
     /** The wall clock in milliseconds: batch timestamps and what roles log; never for timeouts. */
     long wallMillis();
 
@@ -56,6 +51,23 @@ public interface ReplicaHost {
 
     /** Short stage work, on the calling thread if the stage is idle. */
     void onStage(Consumer<ExecutionStage> work);
+
+    /**
+     * The last committed batch this node recovered from its disk at start (0: none, or no storage): the
+     * execution stage already holds it, and a joining node asks its peers only for what came after.
+     */
+    default long recoveredSeq() {
+        return 0;
+    }
+
+    /**
+     * The view to start in: the one the recovered batch committed in, or, when the launcher chose this node to
+     * lead a restarted cluster ({@code ReplicaRuntimeBuilder.resumeAsPrimary}), the view it chose (0 without
+     * storage).
+     */
+    default long recoveredView() {
+        return 0;
+    }
 
     /**
      * Lets consecutive batches overlap in the stage (docs/state.md, "Overlapping batches"); {@code

@@ -13,12 +13,18 @@ import io.eve.merkle.Digest;
 import io.eve.merkle.StateDelta;
 import io.eve.protocol.Message;
 import io.eve.runtime.Mailbox;
+import io.eve.storage.LoggedBatch;
+import io.eve.storage.Recovered;
+import io.eve.storage.Storage;
 import io.eve.transport.Transport;
 import io.micrometer.core.instrument.Tag;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -88,6 +94,17 @@ public final class ReplicaRuntime implements Replica {
     private final AtomicLong viewChangesGauge = new AtomicLong();
     private boolean creatingRoles;
 
+    // Storage (null without it). What the stage executed and did not commit yet, confined to the stage mailbox.
+    private final Storage storage;
+    private final Recovered recovered;
+    private final long resumeView;
+    private final NavigableMap<Long, Executed> uncommitted = new TreeMap<>();
+    private long lastLogged;
+    // Replies of executed batches by batch, to hold each until its batch is durable (protocol mailbox).
+    private final HeldReplies held;
+    private final NavigableMap<Long, List<Reply>> executedReplies = new TreeMap<>();
+    private long lastMarkedStable;
+
     /**
      * Mean execution time per request of recent batches (exponentially weighted, 1/8 per batch), written by
      * whichever thread ran the stage; it decides where the next batch runs, never what it computes.
@@ -131,16 +148,29 @@ public final class ReplicaRuntime implements Replica {
             this.executors = null;
             this.stage = null;
         }
+        this.storage = stage == null ? null : builder.storage;
+        this.resumeView = builder.resumeView;
         SecureRandom seeds = new SecureRandom();
         creatingRoles = true;
         try {
-            this.roles = factory.create(new Host(), builder.joining, seeds::nextLong);
+            // The stage is not running yet: recovery executes on this thread, before the roles exist.
+            this.recovered = storage == null ? Recovered.NOTHING : storage.recover(stage);
+            this.lastLogged = recovered.seq();
+            this.lastMarkedStable = recovered.seq();
+            this.held = storage != null && storage.holdsReplies()
+                    ? new HeldReplies(this::sendReply, recovered.seq())
+                    : null;
+            boolean joining = builder.joining || (recovered.any() && resumeView < 0);
+            this.roles = factory.create(new Host(), joining, seeds::nextLong);
         } catch (RuntimeException e) {
             // Nothing has started yet, but the pools exist: do not leave their threads behind.
             protocolThread.shutdownNow();
             stageThread.shutdownNow();
             if (executors != null) {
                 executors.shutdownNow();
+            }
+            if (builder.storage != null) {
+                builder.storage.close();
             }
             throw e;
         }
@@ -161,6 +191,15 @@ public final class ReplicaRuntime implements Replica {
             }
             started = true;
         }
+        if (storage != null) {
+            storage.start(
+                    seq -> {
+                        if (held != null) {
+                            held.onDurable(seq);
+                        }
+                    },
+                    this::fail);
+        }
         transport.start((from, message) -> {
             if (message instanceof Message.ReadRequest read) {
                 onRead(from, read);
@@ -170,7 +209,11 @@ public final class ReplicaRuntime implements Replica {
         });
         protocol(() -> roles.start(nanoClock.getAsLong()));
         protocolThread.scheduleAtFixedRate(() -> protocol(this::tick), TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-        LOG.info("node {}: started as {}", self, inspect(r -> r.status().roles()));
+        LOG.info(
+                "node {}: started as {}{}",
+                self,
+                inspect(r -> r.status().roles()),
+                recovered.any() ? " from batch " + recovered.seq() + " recovered from disk" : "");
     }
 
     private void tick() {
@@ -259,6 +302,11 @@ public final class ReplicaRuntime implements Replica {
     /** The execution stage, for inspection in tests (its state is owned by the stage thread), or null. */
     public ExecutionStage stage() {
         return stage;
+    }
+
+    /** What the node recovered from its disk when it was built ({@link Recovered#NOTHING} without storage). */
+    public Recovered recovered() {
+        return recovered;
     }
 
     /** Whether the node stopped after an internal failure. */
@@ -370,6 +418,9 @@ public final class ReplicaRuntime implements Replica {
         stageBox.close();
         protocolThread.shutdown();
         stageThread.shutdown();
+        if (storage != null) {
+            storage.close();
+        }
     }
 
     @Override
@@ -392,6 +443,9 @@ public final class ReplicaRuntime implements Replica {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (storage != null) {
+            storage.close(); // after the stage: nothing is appended any more; what was is forced
+        }
         List<AutoCloseable> reversed = new ArrayList<>(closeWith);
         java.util.Collections.reverse(reversed);
         for (AutoCloseable resource : reversed) {
@@ -401,6 +455,49 @@ public final class ReplicaRuntime implements Replica {
                 LOG.warn("node {}: closing {} failed", self, resource, e);
             }
         }
+    }
+
+    private void sendReply(Reply reply) {
+        transport.send((int) reply.clientId(), new Message.ClientReply(reply));
+    }
+
+    /**
+     * On the stage mailbox: batch {@code seq} is stable; the batches executed here up to it go to the log, in
+     * order, and a checkpoint is taken when one is due.
+     */
+    private void logCommitted(long seq, long view) {
+        NavigableMap<Long, Executed> committed = uncommitted.headMap(seq, true);
+        for (Map.Entry<Long, Executed> entry : committed.entrySet()) {
+            Executed executed = entry.getValue();
+            if (entry.getKey() <= lastLogged) {
+                continue; // installed by a transfer since
+            }
+            if (entry.getKey() != lastLogged + 1) {
+                throw new IllegalStateException("node " + self + ": batch " + entry.getKey() + " committed, but batch "
+                        + (lastLogged + 1) + " was never executed here: the log would have a hole");
+            }
+            storage.append(new LoggedBatch(view, executed.sequential(), executed.batch(), executed.token()));
+            lastLogged = entry.getKey();
+        }
+        committed.clear();
+        storage.onStable(stage, seq, view);
+    }
+
+    /**
+     * On the protocol mailbox: the batch whose execution produced {@code reply}, or, for a reply that came from
+     * elsewhere (a committed reply sent again), the last batch committed: either way one that must be durable
+     * before the reply leaves.
+     */
+    private long batchOf(Reply reply) {
+        executedReplies.headMap(held.durable(), true).clear();
+        for (Map.Entry<Long, List<Reply>> entry : executedReplies.entrySet()) {
+            for (Reply candidate : entry.getValue()) {
+                if (candidate == reply) {
+                    return entry.getKey();
+                }
+            }
+        }
+        return lastMarkedStable;
     }
 
     /** The runtime as the roles see it. */
@@ -430,11 +527,19 @@ public final class ReplicaRuntime implements Replica {
             Runnable run = () -> {
                 long start = System.nanoTime();
                 Executed executed = stage.execute(batch, sequential);
+                if (storage != null) {
+                    uncommitted.put(executed.seq(), executed);
+                }
                 long nanos = System.nanoTime() - start;
                 metrics.executed(executed, nanos);
                 long perRequest = nanos / Math.max(1, batch.size());
                 meanNanosPerRequest += (perRequest - meanNanosPerRequest) / 8;
-                Runnable report = () -> onExecuted.accept(executed);
+                Runnable report = () -> {
+                    if (held != null) {
+                        executedReplies.put(executed.seq(), executed.replies());
+                    }
+                    onExecuted.accept(executed);
+                };
                 // A batch run on the stage thread reports without running the roles there: the drain that
                 // follows (client requests, commits, replies) would keep the next batch waiting behind it
                 // (about 1 ms of idle stage per batch at 16 threads and 1 ms requests).
@@ -459,6 +564,10 @@ public final class ReplicaRuntime implements Replica {
             runOnStage(() -> {
                 if (seq >= stage.stableSeq() && seq <= stage.executedSeq()) {
                     stage.rollbackTo(seq);
+                    if (storage != null) {
+                        uncommitted.tailMap(seq, false).clear();
+                        storage.onRolledBack(seq);
+                    }
                 } else {
                     LOG.warn(
                             "node {}: no rollback to {} outside {}..{}",
@@ -473,9 +582,14 @@ public final class ReplicaRuntime implements Replica {
         @Override
         public void markStable(long seq) {
             metrics.committed(seq);
+            long view = storage == null ? 0 : roles.status().view();
+            lastMarkedStable = Math.max(lastMarkedStable, seq);
             runOnStage(() -> {
                 if (seq > stage.stableSeq() && seq <= stage.executedSeq()) {
                     stage.markStable(seq);
+                    if (storage != null) {
+                        logCommitted(seq, view);
+                    }
                 }
             });
         }
@@ -483,13 +597,24 @@ public final class ReplicaRuntime implements Replica {
         @Override
         public void release(Reply reply) {
             metrics.released(reply);
-            transport.send((int) reply.clientId(), new Message.ClientReply(reply));
+            if (held == null) {
+                sendReply(reply);
+            } else {
+                held.release(batchOf(reply), reply);
+            }
         }
 
         @Override
         public void apply(StateDelta delta, Token expected, Consumer<ApplyResult> onApplied) {
+            long view = storage == null ? 0 : roles.status().view();
             postToStage(() -> {
                 ApplyResult result = stage.apply(delta, expected);
+                if (storage != null && result.applied()) {
+                    // The batches the transfer skipped will never be logged here: checkpoint its state instead.
+                    uncommitted.clear();
+                    lastLogged = expected.seq();
+                    storage.onTransferred(stage, view);
+                }
                 metrics.transferInstalled(result.applied(), delta.size());
                 protocol(() -> onApplied.accept(result));
             });
@@ -503,6 +628,16 @@ public final class ReplicaRuntime implements Replica {
         @Override
         public void onStage(Consumer<ExecutionStage> work) {
             runOnStage(() -> work.accept(stage));
+        }
+
+        @Override
+        public long recoveredSeq() {
+            return recovered.seq();
+        }
+
+        @Override
+        public long recoveredView() {
+            return resumeView >= 0 ? resumeView : recovered.view();
         }
 
         @Override

@@ -2,6 +2,7 @@ package io.eve.verify.runtime;
 
 import io.eve.Application;
 import io.eve.mixer.Mixer;
+import io.eve.storage.Storage;
 import io.eve.transport.Transport;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -24,6 +25,8 @@ public final class ReplicaRuntimeBuilder {
     int executorThreads = Runtime.getRuntime().availableProcessors();
     int inlineBatchLimit = 1;
     boolean joining;
+    Storage storage;
+    long resumeView = -1;
     Consumer<Throwable> onFailure = failure -> {};
     LongSupplier nanoClock = System::nanoTime;
     MeterRegistry registry = new SimpleMeterRegistry();
@@ -86,6 +89,29 @@ public final class ReplicaRuntimeBuilder {
         return this;
     }
 
+    /**
+     * Durable storage for the node's execution replica (docs/operations.md, "Storage"): when the runtime is
+     * built it recovers the stage from it, and a node that recovered anything joins as {@link #joining} does,
+     * asking its peers only for what it lacks. The runtime closes it. Without it nothing is stored.
+     */
+    public ReplicaRuntimeBuilder storage(Storage storage) {
+        this.storage = Objects.requireNonNull(storage, "storage");
+        return this;
+    }
+
+    /**
+     * The launcher chose this node to lead a cluster restarted as a whole: it recovered the highest committed
+     * batch of all, so it starts as the primary of {@code view} (a view above every recovered one in which this
+     * node is the primary) instead of joining. Needs {@link #storage}.
+     */
+    public ReplicaRuntimeBuilder resumeAsPrimary(long view) {
+        if (view < 0) {
+            throw new IllegalArgumentException("view must not be negative, got " + view);
+        }
+        this.resumeView = view;
+        return this;
+    }
+
     /** Told when the node stops because of an internal failure. */
     public ReplicaRuntimeBuilder onFailure(Consumer<Throwable> onFailure) {
         this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
@@ -116,6 +142,19 @@ public final class ReplicaRuntimeBuilder {
         }
         if (transport == null) {
             throw new IllegalArgumentException("node " + roles.self() + " needs a transport");
+        }
+        if (resumeView >= 0 && (storage == null || joining)) {
+            throw new IllegalArgumentException(
+                    "node " + roles.self() + ": resumeAsPrimary needs storage and excludes joining");
+        }
+        if (storage != null && !roles.hostsExecution()) {
+            throw new IllegalArgumentException("node " + roles.self() + " hosts no execution replica: it has nothing"
+                    + " to store (verifier state is not persisted yet)");
+        }
+        if (storage != null && !roles.resumesFromDisk()) {
+            throw new IllegalArgumentException("node " + roles.self() + ": these roles cannot start from a state"
+                    + " recovered from disk yet (the quorum execution replica does not read recoveredSeq);"
+                    + " storage is supported for primary-backup only (docs/operations.md, \"Storage\")");
         }
         return new ReplicaRuntime(this);
     }

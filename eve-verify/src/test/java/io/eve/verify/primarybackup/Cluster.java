@@ -5,6 +5,7 @@ import io.eve.client.EveClient;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.transport.LocalNetwork;
 import io.eve.verify.runtime.ReplicaRuntime;
+import io.eve.verify.runtime.ReplicaRuntimeBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,11 +36,41 @@ final class Cluster implements AutoCloseable {
 
     /** @param overlap whether the replicas overlap consecutive batches in their stages */
     Cluster(io.eve.mixer.Mixer mixer, boolean overlap) {
+        this(mixer, overlap, null);
+    }
+
+    /**
+     * @param storage node i keeps its storage in {@code storage/node-i} (a checkpoint every 100 batches), or null:
+     *     nothing on disk
+     */
+    Cluster(io.eve.mixer.Mixer mixer, boolean overlap, java.nio.file.Path storage) {
+        this(mixer, overlap, storage, true);
+    }
+
+    private Cluster(io.eve.mixer.Mixer mixer, boolean overlap, java.nio.file.Path storage, boolean startAll) {
         this.mixer = mixer;
         this.overlap = overlap;
-        for (int node = 0; node < 2; node++) {
+        this.storage = storage;
+        for (int node = 0; node < 2 && startAll; node++) {
             start(node, false);
         }
+    }
+
+    /** Replicas with durable storage under {@code storage}. */
+    static Cluster durable(java.nio.file.Path storage) {
+        return new Cluster(KeyConflictMixer.unbounded(), true, storage);
+    }
+
+    /** A durable cluster whose nodes the test starts itself (a restart of the whole cluster). */
+    static Cluster durableStopped(java.nio.file.Path storage) {
+        return new Cluster(KeyConflictMixer.unbounded(), true, storage, false);
+    }
+
+    private final java.nio.file.Path storage;
+
+    /** Node {@code node}'s storage settings (only for a durable cluster). */
+    io.eve.storage.StorageConfig storageConfig(int node) {
+        return io.eve.storage.StorageConfig.of(storage.resolve("node-" + node)).withCheckpoints(100, 16);
     }
 
     static PrimaryBackupConfig config(int self) {
@@ -49,9 +80,23 @@ final class Cluster implements AutoCloseable {
     }
 
     void start(int node, boolean joining) {
+        start(node, joining, -1);
+    }
+
+    /**
+     * Starts node {@code node}; with {@code resumeView >= 0} (a durable cluster restarted as a whole) as the
+     * primary of that view, from what it recovered.
+     */
+    void start(int node, boolean joining, long resumeView) {
         apps[node] = new CounterApp();
-        replicas[node] = ReplicaRuntime.builder()
-                .roles(PrimaryBackupRoles.of(config(node), overlap))
+        ReplicaRuntimeBuilder builder = ReplicaRuntime.builder();
+        if (storage != null) {
+            builder.storage(new io.eve.storage.Storage(storageConfig(node), "node " + node));
+        }
+        if (resumeView >= 0) {
+            builder.resumeAsPrimary(resumeView);
+        }
+        replicas[node] = builder.roles(PrimaryBackupRoles.of(config(node), overlap))
                 .transport(network.join(node))
                 .application(apps[node])
                 .mixer(mixer)

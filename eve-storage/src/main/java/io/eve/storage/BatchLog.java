@@ -1,0 +1,268 @@
+package io.eve.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The log of committed batches: segment files {@code segment-<number>.log}, each an 8-byte header (magic
+ * "EVEL", version) and records ({@link LogRecords}). Appends go to a new segment after every recovery and
+ * checkpoint, and when the current one passes the configured size, so segments wholly before a checkpoint
+ * can be deleted.
+ *
+ * <p>Confined to one thread: the caller of {@link #recover} before the writer starts, the writer after.
+ */
+final class BatchLog implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchLog.class);
+
+    static final int MAGIC = 0x4556454C;
+    static final int VERSION = 1;
+    static final int SEGMENT_HEADER_BYTES = 2 * Integer.BYTES;
+
+    /** What recovery does with each batch after the checkpoint; false stops there and cuts the log. */
+    @FunctionalInterface
+    interface Replay {
+        boolean onBatch(LoggedBatch batch, Path file, long offset);
+    }
+
+    /** A closed segment and the last batch in it (-1: none). */
+    private record Segment(Path path, long number, long lastSeq) {}
+
+    private final Path dir;
+    private final FileSync sync;
+    private final long segmentBytes;
+    private final List<Segment> closed = new ArrayList<>();
+    private long nextNumber = 1;
+    private FileChannel current;
+    private Path currentPath;
+    private long currentNumber;
+    private long currentSize;
+    private long currentLast = -1;
+    private boolean unforced;
+
+    BatchLog(Path dir, FileSync sync, long segmentBytes) {
+        this.dir = dir;
+        this.sync = sync;
+        this.segmentBytes = segmentBytes;
+    }
+
+    static Path segmentPath(Path dir, long number) {
+        return dir.resolve(String.format("segment-%020d.log", number));
+    }
+
+    /**
+     * Reads every segment in order and hands each batch after {@code afterSeq} to {@code replay}. A torn last
+     * record (a crash in the middle of a write: a short header, a length past the end, a checksum mismatch with
+     * nothing valid after it) is cut off; damage anywhere else throws. With {@code readOnly}, nothing is cut
+     * (inspection).
+     *
+     * @return the last batch handed to {@code replay} and accepted, or {@code afterSeq} if none
+     * @throws CorruptStorageException naming the file and offset of the damage
+     */
+    long recover(long afterSeq, boolean readOnly, Replay replay) throws IOException {
+        List<Path> files = segmentFiles();
+        long expected = afterSeq + 1;
+        for (int i = 0; i < files.size(); i++) {
+            Path file = files.get(i);
+            boolean last = i == files.size() - 1;
+            long number = Long.parseLong(file.getFileName().toString().substring(8, 28));
+            nextNumber = Math.max(nextNumber, number + 1);
+            byte[] bytes = Files.readAllBytes(file);
+            if (bytes.length < SEGMENT_HEADER_BYTES) {
+                if (!last) {
+                    throw corrupt(file, 0, "a segment of " + bytes.length + " bytes has no header");
+                }
+                LOG.warn("{}: removing a segment torn while it was created ({} bytes)", file, bytes.length);
+                if (!readOnly) {
+                    Files.delete(file);
+                }
+                break;
+            }
+            ByteBuffer header = ByteBuffer.wrap(bytes);
+            if (header.getInt() != MAGIC || header.getInt() != VERSION) {
+                throw corrupt(file, 0, "not a log segment of version " + VERSION + " (bad magic or version)");
+            }
+            int offset = SEGMENT_HEADER_BYTES;
+            long segmentLast = -1;
+            boolean stop = false;
+            while (offset < bytes.length) {
+                ByteBuffer at = ByteBuffer.wrap(bytes, offset, bytes.length - offset);
+                String torn = null;
+                int length = 0;
+                if (bytes.length - offset < LogRecords.HEADER_BYTES) {
+                    torn = "a record header cut short";
+                } else {
+                    length = at.getInt();
+                    int crc = at.getInt();
+                    if (length < 1 || length > bytes.length - offset - LogRecords.HEADER_BYTES) {
+                        torn = "a record length of " + length + " that runs past the end";
+                    } else if (LogRecords.checksum(bytes, offset + LogRecords.HEADER_BYTES, length) != crc) {
+                        int next = offset + LogRecords.HEADER_BYTES + length;
+                        if (!last || LogRecords.validAt(bytes, next, bytes.length)) {
+                            throw corrupt(file, offset, "record checksum mismatch, with valid records after it");
+                        }
+                        torn = "a record checksum mismatch with nothing valid after it";
+                    }
+                }
+                if (torn != null) {
+                    if (!last) {
+                        throw corrupt(file, offset, torn + " in a segment that is not the last");
+                    }
+                    LOG.warn(
+                            "{}: cutting a torn last write at offset {} ({}); it was never acknowledged with sync=batch",
+                            file,
+                            offset,
+                            torn);
+                    if (!readOnly) {
+                        truncate(file, offset);
+                    }
+                    break;
+                }
+                LoggedBatch batch;
+                try {
+                    batch = LogRecords.decode(bytes, offset + LogRecords.HEADER_BYTES, length);
+                } catch (IllegalArgumentException e) {
+                    throw corrupt(file, offset, e.getMessage());
+                }
+                if (batch.seq() >= expected) {
+                    if (batch.seq() != expected) {
+                        throw corrupt(
+                                file, offset, "batch " + batch.seq() + " where batch " + expected + " was expected");
+                    }
+                    if (!replay.onBatch(batch, file, offset)) {
+                        if (!readOnly) {
+                            truncate(file, offset);
+                            for (Path later : files.subList(i + 1, files.size())) {
+                                Files.delete(later);
+                            }
+                        }
+                        stop = true;
+                        break;
+                    }
+                    expected++;
+                }
+                segmentLast = batch.seq();
+                offset += LogRecords.HEADER_BYTES + length;
+            }
+            if (Files.exists(file)) {
+                closed.add(new Segment(file, number, segmentLast));
+            }
+            if (stop) {
+                break;
+            }
+        }
+        return expected - 1;
+    }
+
+    private List<Path> segmentFiles() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(path -> path.getFileName().toString().matches("segment-\\d{20}\\.log"))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    private void truncate(Path file, long offset) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(offset);
+            sync.force(channel);
+        }
+    }
+
+    private CorruptStorageException corrupt(Path file, long offset, String what) {
+        return new CorruptStorageException(file, offset, what, dir);
+    }
+
+    /** Writes one record at the end of the log (not yet forced). */
+    void append(LoggedBatch batch) throws IOException {
+        if (current == null || currentSize >= segmentBytes) {
+            roll();
+            open();
+        }
+        ByteBuffer record = LogRecords.encode(batch);
+        while (record.hasRemaining()) {
+            currentSize += current.write(record);
+        }
+        currentLast = batch.seq();
+        unforced = true;
+    }
+
+    /** Forces what was appended since the last force; one force for every record in between. */
+    void force() throws IOException {
+        if (unforced) {
+            sync.force(current);
+            unforced = false;
+        }
+    }
+
+    /** Whether records were appended since the last force. */
+    boolean unforced() {
+        return unforced;
+    }
+
+    /** Closes the current segment (forcing it first if {@code forceFirst}); the next append opens another. */
+    void roll(boolean forceFirst) throws IOException {
+        if (forceFirst) {
+            force();
+        }
+        roll();
+    }
+
+    private void roll() throws IOException {
+        if (current != null) {
+            current.close();
+            closed.add(new Segment(currentPath, currentNumber, currentLast));
+            current = null;
+            unforced = false;
+        }
+    }
+
+    private void open() throws IOException {
+        currentNumber = nextNumber++;
+        currentPath = segmentPath(dir, currentNumber);
+        current = FileChannel.open(currentPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        ByteBuffer header = ByteBuffer.allocate(SEGMENT_HEADER_BYTES)
+                .putInt(MAGIC)
+                .putInt(VERSION)
+                .flip();
+        while (header.hasRemaining()) {
+            current.write(header);
+        }
+        currentSize = SEGMENT_HEADER_BYTES;
+        currentLast = -1;
+        Checkpoints.forceDirectory(dir, sync);
+    }
+
+    /** Deletes the closed segments that hold no batch after {@code seq} (a checkpoint covers them). */
+    void deleteThrough(long seq) throws IOException {
+        for (Iterator<Segment> it = closed.iterator(); it.hasNext(); ) {
+            Segment segment = it.next();
+            if (segment.lastSeq() <= seq) {
+                Files.deleteIfExists(segment.path());
+                it.remove();
+            }
+        }
+    }
+
+    /** The segment files now on disk (for tests and status). */
+    int segments() {
+        return closed.size() + (current == null ? 0 : 1);
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (current != null) {
+            current.close();
+            current = null;
+        }
+    }
+}

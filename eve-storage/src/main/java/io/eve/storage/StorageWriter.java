@@ -1,0 +1,181 @@
+package io.eve.storage;
+
+import io.eve.config.ClusterConfig.Storage.Sync;
+import io.eve.execution.Token;
+import io.eve.merkle.StateDelta;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The storage thread: takes what is queued, appends every batch of the group, forces the log once for all
+ * of them (sync = batch; on a timer for interval; never for none) and publishes the durable batch. Writes
+ * checkpoint files, and installs each in the manifest once its batch is known committed; then deletes the log
+ * segments it covers.
+ *
+ * <p>Owns the {@link BatchLog} and {@link Checkpoints} while it runs; other threads only enqueue.
+ */
+final class StorageWriter implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(StorageWriter.class);
+
+    /** What the writer does, in the order it was asked. */
+    sealed interface Command {}
+
+    record Append(LoggedBatch batch) implements Command {}
+
+    /**
+     * A checkpoint at {@code token.seq()}; {@code committed}: install at once, else once that batch is appended
+     * (it was taken while later batches than the committed one were executed, and a rollback may discard it).
+     */
+    record Checkpoint(long view, boolean full, Token token, StateDelta delta, boolean committed) implements Command {}
+
+    /** The pending checkpoint at {@code seq} was rolled back. */
+    record Discard(long seq) implements Command {}
+
+    private record Stop() implements Command {}
+
+    private final LinkedBlockingQueue<Command> queue = new LinkedBlockingQueue<>();
+    private final BatchLog log;
+    private final Checkpoints checkpoints;
+    private final Sync sync;
+    private final long intervalNanos;
+    private final LongConsumer onDurable;
+    private final Consumer<Throwable> onFailure;
+    private final String name;
+    private Checkpoints.Entry pending;
+    private long appended;
+    private long installed;
+    private volatile long durable;
+    private volatile long forces;
+    private long lastForce = System.nanoTime();
+
+    StorageWriter(
+            String name,
+            BatchLog log,
+            Checkpoints checkpoints,
+            StorageConfig config,
+            long recovered,
+            LongConsumer onDurable,
+            Consumer<Throwable> onFailure) {
+        this.name = name;
+        this.log = log;
+        this.checkpoints = checkpoints;
+        this.sync = config.sync();
+        this.intervalNanos = config.syncInterval().toNanos();
+        this.onDurable = onDurable;
+        this.onFailure = onFailure;
+        this.appended = recovered;
+        this.installed = recovered;
+        this.durable = recovered;
+    }
+
+    void enqueue(Command command) {
+        queue.add(command);
+    }
+
+    void stop() {
+        queue.add(new Stop());
+    }
+
+    long durable() {
+        return durable;
+    }
+
+    /** Forces of the log since start: one per group with sync = batch. */
+    long forces() {
+        return forces;
+    }
+
+    @Override
+    public void run() {
+        List<Command> group = new ArrayList<>();
+        try {
+            boolean stopping = false;
+            while (!stopping) {
+                Command first = sync == Sync.INTERVAL && log.unforced()
+                        ? queue.poll(Math.max(0, lastForce + intervalNanos - System.nanoTime()), TimeUnit.NANOSECONDS)
+                        : queue.take();
+                if (first != null) {
+                    group.add(first);
+                    queue.drainTo(group);
+                }
+                for (Command command : group) {
+                    stopping |= command instanceof Stop;
+                    apply(command);
+                }
+                group.clear();
+                publish(stopping);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            LOG.error("{}: storage failed; the replica stops", name, e);
+            onFailure.accept(e);
+        } finally {
+            try {
+                log.close();
+            } catch (IOException e) {
+                LOG.warn("{}: closing the log failed", name, e);
+            }
+        }
+    }
+
+    private void apply(Command command) throws IOException {
+        if (command instanceof Append append) {
+            log.append(append.batch());
+            appended = append.batch().seq();
+            if (pending != null && appended >= pending.seq()) {
+                install(pending);
+                pending = null;
+            }
+        } else if (command instanceof Checkpoint checkpoint) {
+            Checkpoints.Entry entry =
+                    checkpoints.write(checkpoint.view(), checkpoint.full(), checkpoint.token(), checkpoint.delta());
+            if (checkpoint.committed() || appended >= entry.seq()) {
+                install(entry);
+            } else {
+                pending = entry;
+            }
+        } else if (command instanceof Discard discard) {
+            if (pending != null && pending.seq() == discard.seq()) {
+                checkpoints.discard(discard.seq());
+                pending = null;
+            }
+        }
+    }
+
+    private void install(Checkpoints.Entry entry) throws IOException {
+        // What the log holds up to the checkpoint must be forced before its segments may go.
+        log.roll(sync != Sync.NONE);
+        checkpoints.install(entry);
+        installed = Math.max(installed, entry.seq());
+        log.deleteThrough(entry.seq());
+        LOG.debug(
+                "{}: checkpoint at batch {} installed ({} bytes, {})",
+                name,
+                entry.seq(),
+                entry.size(),
+                entry.full() ? "full" : "incremental");
+    }
+
+    private void publish(boolean stopping) throws IOException {
+        boolean force = sync == Sync.BATCH
+                || (sync == Sync.INTERVAL && (stopping || System.nanoTime() - lastForce >= intervalNanos));
+        if (force && log.unforced()) {
+            log.force();
+            forces++;
+            lastForce = System.nanoTime();
+        }
+        long now = Math.max(appended, installed);
+        if (now > durable && (sync != Sync.BATCH || !log.unforced())) {
+            durable = now;
+            onDurable.accept(now);
+        }
+    }
+}
