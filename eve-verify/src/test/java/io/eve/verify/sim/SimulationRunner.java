@@ -10,6 +10,7 @@ import java.util.List;
  * <pre>
  *   --profile reliable|lossy|fast-restart|unordered   primary-backup (default reliable)
  *             crash|crash-lossy|bft|bft-lossy|bft-forge  the quorum protocol
+ *             crash-rejoin|bft-rejoin    restarts on a healthy cluster, back in service without a view change
  *   --seeds N        how many seeds, from --first (default 1) on
  *   --first S        the first seed
  *   --seed S         run only seed S and print every event
@@ -73,7 +74,9 @@ public final class SimulationRunner {
                         "bft-unordered",
                         "bft-forge",
                         "crash-epm",
-                        "crash-epm-off")
+                        "crash-epm-off",
+                        "crash-rejoin",
+                        "bft-rejoin")
                 .contains(profile);
     }
 
