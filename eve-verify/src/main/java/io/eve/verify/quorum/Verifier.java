@@ -59,10 +59,12 @@ public final class Verifier {
     private Certificate best;
     /** The proof of the last commit in this view ({@code nV - u} CommitVotes), or null: told to joiners. */
     private Certificate committedCertificate;
-    /** After a rejoin: the view adopted and the last batch this verifier may have voted on before; else -1. */
+    /** After a rejoin without a view change: the view it adopted; else -1. */
     private long rejoinView = -1;
-
+    /** After a rejoin: the last batch of {@link #rejoinView} it may have pre-prepared before its restart. */
     private long abstainThrough = -1;
+
+    private long startedAt;
     private long lastProgress;
     private long lastRetransmit;
     private long now;
@@ -102,6 +104,7 @@ public final class Verifier {
 
     public void start(long nowNanos) {
         now = nowNanos;
+        startedAt = nowNanos;
         lastProgress = nowNanos;
         lastRetransmit = nowNanos;
         if (rejoin != null) {
@@ -515,7 +518,7 @@ public final class Verifier {
             return;
         }
         Certificate proof = adopted.committed();
-        views.rejoin(adopted.view());
+        views.rejoin(adopted.view(), proof == null ? 0 : proof.seq(), now - startedAt);
         rejoinView = adopted.view();
         abstainThrough = adopted.abstainThrough();
         start = proof == null ? ViewChanges.ORIGIN : proof.token();

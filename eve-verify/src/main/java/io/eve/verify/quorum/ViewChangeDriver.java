@@ -302,8 +302,13 @@ final class ViewChangeDriver {
      * A restarted verifier takes part in {@code adopted}, the view every other verifier is in
      * (docs/quorum.md, "Rejoining"), without a view change.
      */
-    void rejoin(long adopted) {
-        LOG.info("{}: rejoins view {} without a view change", name, adopted);
+    void rejoin(long adopted, long committedSeq, long waitedNanos) {
+        LOG.info(
+                "{}: rejoins view {} at batch {} without a view change, {} ms after its start",
+                name,
+                adopted,
+                committedSeq,
+                waitedNanos / 1_000_000);
         recovering = false;
         view = adopted;
         changing = false;
