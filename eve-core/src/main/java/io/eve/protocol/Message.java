@@ -129,6 +129,33 @@ public sealed interface Message {
         }
     }
 
+    /**
+     * A verifier that restarted without its state asks the others where they are (docs/quorum.md,
+     * "Rejoining"); each answers with a {@link JoinState} that echoes {@code nonce}, drawn afresh at each
+     * start, so that an answer to a query of an earlier incarnation is never taken for a current one.
+     */
+    record JoinQuery(int verifier, long nonce) implements Message {}
+
+    /**
+     * {@code verifier}'s answer to a {@link JoinQuery}: its view, whether it is leaving it, and the batch it
+     * committed last with the proof: {@code nV - u} {@link CommitVote} messages for {@code committed} in
+     * {@code certificateView} (possibly inside {@link Authenticated} envelopes). Nothing committed in its
+     * view: certificate view -1, a token of batch 0, no evidence.
+     */
+    record JoinState(
+            int verifier,
+            long nonce,
+            long view,
+            boolean changing,
+            long certificateView,
+            Token committed,
+            List<Message> evidence)
+            implements Message {
+        public JoinState {
+            evidence = List.copyOf(evidence);
+        }
+    }
+
     /** An execution replica saw client requests wait for the primary of {@code view} too long. */
     record Suspect(long view) implements Message {}
 

@@ -245,6 +245,8 @@ enum MessageType {
     STATE_REQUEST(18, Message.StateRequest.class, QuorumLayouts.STATE_REQUEST),
     CHAIN_TRANSFER(19, Message.ChainTransfer.class, QuorumLayouts.CHAIN_TRANSFER),
     AUTHENTICATED(20, Message.Authenticated.class, QuorumLayouts.AUTHENTICATED),
+    JOIN_QUERY(27, Message.JoinQuery.class, QuorumLayouts.JOIN_QUERY),
+    JOIN_STATE(28, Message.JoinState.class, QuorumLayouts.JOIN_STATE),
     READ_REQUEST(21, Message.ReadRequest.class) {
         @Override
         long bodySize(Message message) {

@@ -5,6 +5,8 @@ import io.eve.protocol.Message;
 import io.eve.protocol.Message.Authenticated;
 import io.eve.protocol.Message.ChainTransfer;
 import io.eve.protocol.Message.CommitVote;
+import io.eve.protocol.Message.JoinQuery;
+import io.eve.protocol.Message.JoinState;
 import io.eve.protocol.Message.NewView;
 import io.eve.protocol.Message.Prepare;
 import io.eve.protocol.Message.StateRequest;
@@ -22,7 +24,7 @@ import java.util.function.Supplier;
 
 /**
  * The body layouts of the quorum protocol's messages (Eve §6.1; docs/protocol.md, "Wire format"). Messages
- * that carry other messages as evidence ({@link ViewChange}, {@link NewView}) hold them as whole nested
+ * that carry other messages as evidence ({@link ViewChange}, {@link NewView}, {@link JoinState}) hold them as whole nested
  * frames, each refused unless its type is one that may appear there, checked before it is decoded, so
  * nesting is at most three deep whatever the input.
  */
@@ -191,6 +193,65 @@ final class QuorumLayouts {
             TokenFields start = ValueLayouts.readToken(in);
             return () -> new NewView(
                     view, verifier, decodeNested(changes, VIEW_CHANGE_TYPES, "view change"), start.toToken());
+        }
+    };
+
+    static final Layout JOIN_QUERY = new Layout() {
+        @Override
+        public long bodySize(Message message) {
+            return Integer.BYTES + Long.BYTES;
+        }
+
+        @Override
+        public void writeBody(Message message, FrameOutput out) {
+            JoinQuery query = (JoinQuery) message;
+            out.putInt(query.verifier());
+            out.putLong(query.nonce());
+        }
+
+        @Override
+        public Supplier<Message> readBody(FrameInput in) {
+            JoinQuery query = new JoinQuery(in.getInt("verifier"), in.getLong("nonce"));
+            return () -> query;
+        }
+    };
+
+    static final Layout JOIN_STATE = new Layout() {
+        @Override
+        public long bodySize(Message message) {
+            JoinState state = (JoinState) message;
+            return Integer.BYTES + 3 * Long.BYTES + 1 + ValueLayouts.TOKEN_BYTES + nestedSize(state.evidence());
+        }
+
+        @Override
+        public void writeBody(Message message, FrameOutput out) {
+            JoinState state = (JoinState) message;
+            out.putInt(state.verifier());
+            out.putLong(state.nonce());
+            out.putLong(state.view());
+            out.putBoolean(state.changing());
+            out.putLong(state.certificateView());
+            ValueLayouts.writeToken(state.committed(), out);
+            writeNested(state.evidence(), out);
+        }
+
+        @Override
+        public Supplier<Message> readBody(FrameInput in) {
+            int verifier = in.getInt("verifier");
+            long nonce = in.getLong("nonce");
+            long view = in.getLong("view");
+            byte changing = in.getByte("changing flag");
+            long certificateView = in.getLong("certificate view");
+            TokenFields token = ValueLayouts.readToken(in);
+            List<byte[]> evidence = readNested(in, "evidence count");
+            return () -> new JoinState(
+                    verifier,
+                    nonce,
+                    view,
+                    ValueLayouts.flag(changing, "the changing flag"),
+                    certificateView,
+                    token.toToken(),
+                    decodeNested(evidence, EVIDENCE_TYPES, "commit evidence"));
         }
     };
 

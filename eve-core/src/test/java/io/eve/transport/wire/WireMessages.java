@@ -16,7 +16,9 @@ import io.eve.protocol.Message.Commit;
 import io.eve.protocol.Message.CommitVote;
 import io.eve.protocol.Message.ExecuteBatch;
 import io.eve.protocol.Message.Heartbeat;
+import io.eve.protocol.Message.JoinQuery;
 import io.eve.protocol.Message.JoinRequest;
+import io.eve.protocol.Message.JoinState;
 import io.eve.protocol.Message.NewView;
 import io.eve.protocol.Message.Prepare;
 import io.eve.protocol.Message.ReadReply;
@@ -76,6 +78,8 @@ final class WireMessages {
                 viewChange(),
                 new NewView(4, 0, List.of(viewChange(), authenticated()), token(6)),
                 new Suspect(2),
+                new JoinQuery(3, 77),
+                new JoinState(1, 77, 2, false, 2, token(6), List.of(new CommitVote(2, 0, token(6)), authenticated())),
                 new StateRequest(3, 4, token(6)),
                 new ChainTransfer(List.of(token(6), token(7)), new StateDelta(4, 7, utf8("delta"))),
                 authenticated(),
@@ -133,6 +137,18 @@ final class WireMessages {
                                 tokens())
                         .as(NewView::new),
                 Arbitraries.longs().map(Suspect::new),
+                Combinators.combine(Arbitraries.integers(), Arbitraries.longs()).as(JoinQuery::new),
+                Combinators.combine(
+                                Arbitraries.integers(),
+                                Arbitraries.longs(),
+                                Arbitraries.longs(),
+                                Arbitraries.of(true, false),
+                                Arbitraries.longs(),
+                                tokens(),
+                                Arbitraries.oneOf(evidence(), authenticatedMessages())
+                                        .list()
+                                        .ofMaxSize(4))
+                        .as(JoinState::new),
                 requests().map(ReadRequest::new),
                 Combinators.combine(replies(), Arbitraries.of(true, false)).as(ReadReply::new),
                 Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), tokens())

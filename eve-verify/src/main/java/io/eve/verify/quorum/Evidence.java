@@ -53,6 +53,10 @@ public interface Evidence {
             return change.verifier();
         } else if (message instanceof Message.NewView newView) {
             return newView.verifier();
+        } else if (message instanceof Message.JoinQuery query) {
+            return query.verifier();
+        } else if (message instanceof Message.JoinState state) {
+            return state.verifier();
         }
         return -1;
     }

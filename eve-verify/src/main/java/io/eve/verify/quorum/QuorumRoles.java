@@ -31,7 +31,8 @@ public final class QuorumRoles implements HostedRoles {
     private QuorumRoles(QuorumConfig config, Evidence evidence, ReplicaHost host, boolean joining, LongSupplier seeds) {
         this.host = host;
         this.replica = config.hostsExecution() ? new ExecutionReplica(config, new Bindings(), joining, seeds) : null;
-        this.verifier = config.hostsVerifier() ? new Verifier(config, host::send, evidence, joining) : null;
+        this.verifier =
+                config.hostsVerifier() ? new Verifier(config, host::send, evidence, joining, seeds.getAsLong()) : null;
     }
 
     /**
@@ -138,6 +139,8 @@ public final class QuorumRoles implements HostedRoles {
                 || message instanceof Message.ViewChange
                 || message instanceof Message.NewView
                 || message instanceof Message.Suspect
+                || message instanceof Message.JoinQuery
+                || message instanceof Message.JoinState
                 || message instanceof Message.Authenticated;
     }
 

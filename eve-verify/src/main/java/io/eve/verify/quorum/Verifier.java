@@ -4,6 +4,8 @@ import io.eve.execution.Token;
 import io.eve.protocol.Message;
 import io.eve.protocol.Message.Authenticated;
 import io.eve.protocol.Message.CommitVote;
+import io.eve.protocol.Message.JoinQuery;
+import io.eve.protocol.Message.JoinState;
 import io.eve.protocol.Message.NewView;
 import io.eve.protocol.Message.Prepare;
 import io.eve.protocol.Message.Suspect;
@@ -43,6 +45,8 @@ public final class Verifier {
     private final Outbox outbox;
     private final Evidence evidence;
     private final ViewChangeDriver views;
+    private final ViewChanges rules;
+    private final Rejoin rejoin;
     private final ExtraProtection protection;
     private final int self;
     private final Deque<Message> own = new ArrayDeque<>();
@@ -53,6 +57,14 @@ public final class Verifier {
     private final NavigableMap<Long, Token> recentCommits = new TreeMap<>();
     private final NavigableMap<Long, Slot> slots = new TreeMap<>();
     private Certificate best;
+    /** The proof of the last commit in this view ({@code nV - u} CommitVotes), or null: told to joiners. */
+    private Certificate committedCertificate;
+    /** After a rejoin without a view change: the view it adopted; else -1. */
+    private long rejoinView = -1;
+    /** After a rejoin: the last batch of {@link #rejoinView} it may have pre-prepared before its restart. */
+    private long abstainThrough = -1;
+
+    private long startedAt;
     private long lastProgress;
     private long lastRetransmit;
     private long now;
@@ -62,10 +74,21 @@ public final class Verifier {
     private final Map<Integer, Message> startPrepares = new TreeMap<>();
 
     /**
-     * @param recovering whether this verifier restarted without its state: it takes no part in agreement
-     *     until a new view starts that it did not help choose (docs/quorum.md, "Restarts")
+     * A verifier that started with the cluster or, {@code recovering}, restarted with a join nonce of 0; for
+     * tests that need no second restart (the runtime and the simulator draw the nonce).
      */
     public Verifier(QuorumConfig config, Outbox outbox, Evidence evidence, boolean recovering) {
+        this(config, outbox, evidence, recovering, 0);
+    }
+
+    /**
+     * @param recovering whether this verifier restarted without its state: it takes no part in agreement
+     *     until it rejoins the others' view or a new view starts that it did not help choose (docs/quorum.md,
+     *     "Rejoining" and "Restarts")
+     * @param joinNonce drawn afresh at each start: its {@code JoinQuery} carries it, so that answers to an
+     *     earlier incarnation's query are not taken for current ones
+     */
+    public Verifier(QuorumConfig config, Outbox outbox, Evidence evidence, boolean recovering, long joinNonce) {
         if (!config.hostsVerifier()) {
             throw new IllegalArgumentException("process " + config.self() + " hosts no verifier in " + config);
         }
@@ -74,13 +97,20 @@ public final class Verifier {
         this.evidence = evidence;
         this.self = config.self();
         this.protection = new ExtraProtection(config);
-        this.views = new ViewChangeDriver(config, new ViewChanges(config, evidence), outbox, new Host(), recovering);
+        this.rules = new ViewChanges(config, evidence);
+        this.rejoin = recovering ? new Rejoin(config, rules, joinNonce) : null;
+        this.views = new ViewChangeDriver(config, rules, outbox, new Host(), recovering);
     }
 
     public void start(long nowNanos) {
         now = nowNanos;
+        startedAt = nowNanos;
         lastProgress = nowNanos;
         lastRetransmit = nowNanos;
+        if (rejoin != null) {
+            views.deferRecovery(nowNanos);
+            sendToOtherVerifiers(new JoinQuery(self, rejoin.nonce()));
+        }
     }
 
     public long view() {
@@ -163,6 +193,10 @@ public final class Verifier {
         boolean recovering = views.recovering();
         views.onTick(now);
         if (recovering) {
+            if (rejoin != null && now - lastRetransmit >= config.retransmitNanos()) {
+                lastRetransmit = now;
+                sendToOtherVerifiers(new JoinQuery(self, rejoin.nonce()));
+            }
             return;
         }
         long timeout = views.timeoutNanos();
@@ -186,6 +220,10 @@ public final class Verifier {
             ignored++;
             return;
         }
+        if (message instanceof JoinState state) {
+            onJoinState(from, state);
+            return;
+        }
         if (views.recovering() && !(message instanceof NewView)) {
             views.noteView(from, message);
             return;
@@ -206,6 +244,8 @@ public final class Verifier {
             views.onNewView(from, newView);
         } else if (message instanceof Suspect suspect) {
             onSuspect(from, suspect);
+        } else if (message instanceof JoinQuery query) {
+            onJoinQuery(from, query);
         } else {
             ignored++;
         }
@@ -263,7 +303,7 @@ public final class Verifier {
     /** Pre-prepares the next batch if its Verify messages allow, and detects tokens that cannot agree. */
     private void advance() {
         Slot slot = slots.get(committedSeq + 1);
-        if (slot == null || slot.prePrepared != null) {
+        if (slot == null || slot.prePrepared != null || abstains(committedSeq + 1)) {
             return;
         }
         Map<String, Integer> counts = new TreeMap<>();
@@ -377,6 +417,7 @@ public final class Verifier {
             // A certificate for n alone commits n (Eve §6.1): no need to have committed n - 1 here.
             Certificate certificate = new Certificate(views.view(), message.token(), matching);
             raise(certificate);
+            committedCertificate = certificate;
             commit(message.token());
         }
     }
@@ -431,7 +472,7 @@ public final class Verifier {
             return;
         }
         long view = views.view();
-        if (!startConfirmed || (view > 0 && committedSeq == start.seq())) {
+        if (!startConfirmed || (view > 0 && committedSeq == start.seq() && !abstains(start.seq()))) {
             // Until the view commits a batch, a verifier that entered it late still needs these.
             sendToOtherVerifiers(new Prepare(view, self, start));
         }
@@ -444,6 +485,61 @@ public final class Verifier {
                 sendToOtherVerifiers(new CommitVote(view, self, slot.prepared));
             }
         }
+    }
+
+    // ---- rejoining without a view change (docs/quorum.md, "Rejoining") ---------------------------------
+
+    /** A verifier that restarted asks where this one is: its view and the proof of its last commit there. */
+    private void onJoinQuery(int from, JoinQuery query) {
+        if (from == self) {
+            return;
+        }
+        rules.onRejoin(from, views.view());
+        Certificate proof = committedCertificate;
+        JoinState state = proof == null
+                ? new JoinState(self, query.nonce(), views.view(), views.changing(), -1, ViewChanges.ORIGIN, List.of())
+                : new JoinState(
+                        self,
+                        query.nonce(),
+                        views.view(),
+                        views.changing(),
+                        proof.view(),
+                        proof.token(),
+                        proof.evidence());
+        outbox.send(from, state);
+    }
+
+    private void onJoinState(int from, JoinState state) {
+        if (rejoin == null || !views.recovering() || !rejoin.onJoinState(from, state)) {
+            return;
+        }
+        Rejoin.Adopted adopted = rejoin.tryAdopt();
+        if (adopted == null) {
+            return;
+        }
+        Certificate proof = adopted.committed();
+        views.rejoin(adopted.view(), proof == null ? 0 : proof.seq(), now - startedAt);
+        rejoinView = adopted.view();
+        abstainThrough = adopted.abstainThrough();
+        start = proof == null ? ViewChanges.ORIGIN : proof.token();
+        committedSeq = start.seq();
+        committedToken = proof == null ? null : proof.token();
+        committedCertificate = proof;
+        best = proof;
+        startConfirmed = true;
+        slots.clear();
+        lastProgress = now;
+        if (proof != null) {
+            recentCommits.put(proof.seq(), proof.token());
+        }
+    }
+
+    /**
+     * After a rejoin, the batches of the adopted view this verifier may have pre-prepared before its
+     * restart: it sends no {@code Prepare} for them, so it cannot contradict a vote it forgot.
+     */
+    private boolean abstains(long seq) {
+        return views.view() == rejoinView && seq <= abstainThrough;
     }
 
     // ---- view change (Eve §6.1, docs/quorum.md): ViewChangeDriver ------------------------------------
@@ -467,6 +563,7 @@ public final class Verifier {
         @Override
         public void onEnterView(long newView, Certificate chosen) {
             start = ViewChanges.startOf(chosen);
+            committedCertificate = null;
             committedSeq = start.seq();
             committedToken = start.seq() == 0 ? null : start;
             recentCommits.clear();
@@ -485,6 +582,11 @@ public final class Verifier {
         @Override
         public void broadcastVerifiers(Message message) {
             Verifier.this.broadcastVerifiers(message);
+        }
+
+        @Override
+        public boolean reportsCertificate() {
+            return rejoinView < 0 || (best != null && best.view() > rejoinView);
         }
     }
 

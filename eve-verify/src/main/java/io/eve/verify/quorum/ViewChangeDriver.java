@@ -42,6 +42,12 @@ final class ViewChangeDriver {
 
         /** To every verifier, this one included (after the current event). */
         void broadcastVerifiers(Message message);
+
+        /**
+         * Whether {@link #best()} covers everything this verifier voted for, so its view changes may report
+         * it: false after a rejoin until it holds a certificate of a later view (docs/quorum.md, "Rejoining").
+         */
+        boolean reportsCertificate();
     }
 
     private final QuorumConfig config;
@@ -153,6 +159,14 @@ final class ViewChangeDriver {
         }
     }
 
+    /**
+     * The restarted verifier first tries to rejoin the others' view (docs/quorum.md, "Rejoining"): it asks
+     * for a new view only a view timeout after {@code now}, if it has not rejoined by then.
+     */
+    void deferRecovery(long now) {
+        lastRecoveryRequest = now;
+    }
+
     /** While recovering: the views other verifiers are in, from what they send. */
     void noteView(int from, Message message) {
         if (!config.isVerifier(from) || from == self) {
@@ -197,9 +211,11 @@ final class ViewChangeDriver {
         doublings = Math.min(MAX_TIMEOUT_DOUBLINGS, doublings + 1);
         host.onLeaveView();
         Certificate best = host.best();
-        ViewChange change = best == null
-                ? new ViewChange(newView, self, -1, ViewChanges.ORIGIN, List.of())
-                : new ViewChange(newView, self, best.view(), best.token(), best.evidence());
+        ViewChange change = !host.reportsCertificate()
+                ? new ViewChange(newView, self, ViewChanges.RECOVERING, ViewChanges.ORIGIN, List.of())
+                : best == null
+                        ? new ViewChange(newView, self, -1, ViewChanges.ORIGIN, List.of())
+                        : new ViewChange(newView, self, best.view(), best.token(), best.evidence());
         myChange = change;
         host.broadcastVerifiers(change);
     }
@@ -280,6 +296,24 @@ final class ViewChangeDriver {
             return;
         }
         enterView(message.view(), chosen);
+    }
+
+    /**
+     * A restarted verifier takes part in {@code adopted}, the view every other verifier is in
+     * (docs/quorum.md, "Rejoining"), without a view change.
+     */
+    void rejoin(long adopted, long committedSeq, long waitedNanos) {
+        LOG.info(
+                "{}: rejoins view {} at batch {} without a view change, {} ms after its start",
+                name,
+                adopted,
+                committedSeq,
+                waitedNanos / 1_000_000);
+        recovering = false;
+        view = adopted;
+        changing = false;
+        heardInView.clear();
+        viewChanges.headMap(adopted, true).clear();
     }
 
     /** Eve §6.1: the new view commits its start point and tells the execution replicas to roll back to it. */

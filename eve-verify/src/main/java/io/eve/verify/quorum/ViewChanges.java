@@ -15,9 +15,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The view-change rules of Eve §6.1 (docs/quorum.md, "View change") as pure functions, so that the
- * leader that builds a {@link NewView} and every verifier that checks one compute the same thing:
- * which certificates are valid, and which start point a set of {@link ViewChange} messages chooses.
+ * The view-change rules of Eve §6.1 (docs/quorum.md, "View change"), so that the leader that builds a
+ * {@link NewView} and every verifier that checks one compute the same thing: which certificates are valid,
+ * and which start point a set of {@link ViewChange} messages chooses. Its one piece of state is which
+ * verifiers rejoined and since which view (docs/quorum.md, "Rejoining", rule F). Owned by the verifier's
+ * protocol thread.
  */
 final class ViewChanges {
     /** The start point "batch 0": the initial state, which every replica holds without agreement. */
@@ -31,6 +33,8 @@ final class ViewChanges {
 
     private final QuorumConfig config;
     private final Evidence evidence;
+    /** Per verifier that rejoined: its view changes count only with a certificate of a later view. */
+    private final Map<Integer, Long> rejoinFloors = new TreeMap<>();
 
     ViewChanges(QuorumConfig config, Evidence evidence) {
         this.config = config;
@@ -52,6 +56,9 @@ final class ViewChanges {
                 || !config.isVerifier(opened.origin())) {
             return null;
         }
+        if (!isRecovering(change) && change.certificateView() <= rejoinFloors.getOrDefault(opened.origin(), -3L)) {
+            return null; // docs/quorum.md, "Rejoining": may predate the sender's restart
+        }
         if (change.certificate().seq() == 0) {
             return change.evidence().isEmpty() ? new Checked(opened.origin(), change, null) : null;
         }
@@ -66,16 +73,37 @@ final class ViewChanges {
         return change.certificateView() == RECOVERING;
     }
 
+    /**
+     * {@code verifier} restarted without its state and asked this one where it is, in {@code view}: a view
+     * change of it counts from now on only if it reports a certificate of a later view (docs/quorum.md,
+     * "Rejoining"), since one that it sent before the restart may still be on its way.
+     */
+    void onRejoin(int verifier, long view) {
+        rejoinFloors.merge(verifier, view, Math::max);
+    }
+
     /** Eve §6.1: {@code nV - u} distinct verifiers vouch for the token in that view. */
     boolean isValid(Certificate certificate) {
+        return vouching(certificate, false) >= config.agreementQuorum();
+    }
+
+    /** {@code nV - u} distinct verifiers sent {@code CommitVote} for the token in that view: it committed. */
+    boolean isCommitted(Certificate certificate) {
+        return vouching(certificate, true) >= config.agreementQuorum();
+    }
+
+    private int vouching(Certificate certificate, boolean commitVotesOnly) {
         Set<Integer> vouching = new HashSet<>();
         for (Message form : certificate.evidence()) {
             Evidence.Opened opened = evidence.open(form);
-            if (opened != null && config.isVerifier(opened.origin()) && supports(opened, certificate)) {
+            if (opened != null
+                    && config.isVerifier(opened.origin())
+                    && (!commitVotesOnly || opened.message() instanceof CommitVote)
+                    && supports(opened, certificate)) {
                 vouching.add(opened.origin());
             }
         }
-        return vouching.size() >= config.agreementQuorum();
+        return vouching.size();
     }
 
     private static boolean supports(Evidence.Opened opened, Certificate certificate) {

@@ -48,6 +48,13 @@ final class QuorumCluster implements AutoCloseable {
         return crash(KeyConflictMixer.unbounded());
     }
 
+    /** The crash profile with the extra protection mode set to {@code protection}. */
+    static QuorumCluster crash(ExtraProtectionConfig protection) {
+        return new QuorumCluster(
+                tuned(QuorumConfig.crash(new int[] {0, 1, 2}, 0)).withExtraProtection(protection),
+                KeyConflictMixer.unbounded());
+    }
+
     static QuorumCluster crash(Mixer mixer) {
         return new QuorumCluster(tuned(QuorumConfig.crash(new int[] {0, 1, 2}, 0)), mixer);
     }

@@ -97,7 +97,11 @@ final class QuorumSimProcess {
         this.replica = config.hostsExecution() ? new ExecutionReplica(config, new Bindings(), restarted, seeds) : null;
         this.verifier = config.hostsVerifier()
                 ? new Verifier(
-                        config, this::send, envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes), restarted)
+                        config,
+                        this::send,
+                        envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes),
+                        restarted,
+                        seeds.getAsLong())
                 : null;
     }
 

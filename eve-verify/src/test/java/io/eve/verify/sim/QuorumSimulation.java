@@ -41,6 +41,9 @@ final class QuorumSimulation implements World {
     private static final long RETRANSMIT_NANOS = 15 * MS;
     private static final long CLIENT_TIMEOUT_NANOS = 80 * MS;
     private static final long LIVENESS_BOUND_NANOS = 12_000 * MS;
+    /** Profiles {@code *-rejoin}: how long a restarted process may take to be back in service. */
+    static final long REJOIN_BOUND_NANOS = 10 * VIEW_TIMEOUT_NANOS;
+
     private static final long WALL_EPOCH_MILLIS = 1_700_000_000_000L;
     private static final long MAX_EVENTS = 3_000_000L;
 
@@ -48,6 +51,16 @@ final class QuorumSimulation implements World {
     private final String profile;
     /** Profiles {@code crash-asymmetric} and {@code bft-asymmetric}: lossy, and links cut one way. */
     private final boolean asymmetric;
+    /**
+     * Profiles {@code crash-rejoin} and {@code bft-rejoin}: a healthy cluster (no Byzantine process, no lossy
+     * link, no extra protection mode) whose only faults are crashes and restarts of a process that is not
+     * the execution primary; every restarted process must be back in service within {@link
+     * #REJOIN_BOUND_NANOS} and no verifier may ever change view (docs/quorum.md, "Rejoining").
+     */
+    private final boolean rejoin;
+
+    private long slowestRejoinNanos = -1;
+    private long viewChangesOfCrashed;
 
     private final boolean bft;
     private final boolean forging;
@@ -93,6 +106,7 @@ final class QuorumSimulation implements World {
         this.log = new EventLog(80, settings.verbose());
         boolean lossy = profile.endsWith("-lossy") || profile.endsWith("-asymmetric");
         this.asymmetric = profile.endsWith("-asymmetric");
+        this.rejoin = profile.endsWith("-rejoin");
         // -unordered: messages between processes reordered and 5 % duplicated, beyond the FIFO contract.
         boolean unordered = profile.endsWith("-unordered");
         Faults faults = new Faults(
@@ -118,13 +132,17 @@ final class QuorumSimulation implements World {
         if (concurrencyBugs) {
             config = config.withExtraProtection(new ExtraProtectionConfig(extraProtection, 8, 5 * MS));
         }
+        if (rejoin) {
+            // With the mode on, a crashed replica's missing token is itself a rollback (Eve §6.3).
+            config = config.withExtraProtection(ExtraProtectionConfig.OFF);
+        }
         this.base = config.withTimeouts(VIEW_TIMEOUT_NANOS, RETRANSMIT_NANOS)
                 .withBatching(1 + root.nextInt(4), 1 + root.nextInt(8), root.nextLong(3 * MS));
         this.keys = bft ? MacKeys.insecureForTests(seed, processes) : null;
         this.running = new QuorumSimProcess[processes.length];
         this.incarnations = new int[processes.length];
         int pick = bft ? root.nextInt(5) : 0;
-        this.byzantineProcess = forging || (bft && pick > 0) ? root.nextInt(4) : -1;
+        this.byzantineProcess = !rejoin && (forging || (bft && pick > 0)) ? root.nextInt(4) : -1;
         Byzantine[] kinds = {
             Byzantine.WRONG_TOKENS,
             Byzantine.WRONG_REPLIES,
@@ -182,6 +200,9 @@ final class QuorumSimulation implements World {
             }
             if (violation == null && healed && drained()) {
                 checkFinalState();
+                if (rejoin && viewChangesStarted() > 0) {
+                    fail("rejoin: " + viewChangesStarted() + " view changes on a healthy cluster: " + report());
+                }
             }
             if (violation != null) {
                 throw new SimulationFailure(seed, profile, settings, violation, log.tail(), violationCause);
@@ -388,6 +409,52 @@ final class QuorumSimulation implements World {
         running[process] = started;
         log("start " + started.name() + (restarted ? " (restarted without its state)" : "") + " " + lies);
         started.start();
+        if (rejoin && restarted) {
+            awaitInService(started, now());
+        }
+    }
+
+    /** Profiles {@code *-rejoin}: checks every millisecond that {@code process} is back in service. */
+    private void awaitInService(QuorumSimProcess process, long restartedAt) {
+        queue.after(MS, "is " + process.name() + " back in service", () -> {
+            if (process != running[process.id] || !process.alive()) {
+                return;
+            }
+            long waited = now() - restartedAt;
+            if (inService(process)) {
+                slowestRejoinNanos = Math.max(slowestRejoinNanos, waited);
+                log(process.name() + " is back in service after " + waited / MS + " ms");
+            } else if (waited > REJOIN_BOUND_NANOS) {
+                fail("rejoin: " + process.name() + " not back in service " + REJOIN_BOUND_NANOS / MS
+                        + " ms after its restart: " + report());
+            } else {
+                awaitInService(process, restartedAt);
+            }
+        });
+    }
+
+    /** Neither role still joins: the verifier takes part in the view, the replica caught up. */
+    private static boolean inService(QuorumSimProcess process) {
+        return (process.verifier == null || !process.verifier.recovering())
+                && (process.replica == null || (!process.replica.joining() && !process.replica.transferring()));
+    }
+
+    /** Profiles {@code *-rejoin}: the longest a restarted process took to be back in service, or -1. */
+    long slowestRejoinNanos() {
+        return slowestRejoinNanos;
+    }
+
+    /** View changes the verifiers started in this run, those of crashed incarnations included. */
+    long viewChangesStarted() {
+        long started = viewChangesOfCrashed;
+        for (QuorumSimProcess process : running) {
+            started += process.verifier.viewChangesStarted();
+        }
+        return started;
+    }
+
+    int crashes() {
+        return crashes;
     }
 
     private void scheduleFault() {
@@ -401,6 +468,13 @@ final class QuorumSimulation implements World {
 
     private void injectFault() {
         int kind = faultRandom.nextInt(6);
+        if (rejoin) {
+            if (settled()) {
+                // Any process but the execution primary, whose crash needs a view change.
+                crash(1 + faultRandom.nextInt(processes.length - 1));
+            }
+            return;
+        }
         if (concurrencyBugs && bugPending()) {
             return;
         }
@@ -547,6 +621,7 @@ final class QuorumSimulation implements World {
             extraProtectionRollbacks += victim.verifier.extraProtectionRollbacks();
             extraProtectionExits += victim.verifier.extraProtectionExits();
         }
+        viewChangesOfCrashed += victim.verifier.viewChangesStarted();
         victim.crash();
         crashes++;
         long downFor = 5 * MS + faultRandom.nextLong(4 * VIEW_TIMEOUT_NANOS);

@@ -104,6 +104,32 @@ class QuorumSimulationTest {
         assertThat(rejected.get(QuorumSimProcess.Byzantine.TAMPERING_EVIDENCE)).isZero();
     }
 
+    /**
+     * Issue 21 (docs/quorum.md, "Rejoining"): on a healthy cluster, a process restarted without its state
+     * (a verifier-only process of bft, or one with an execution replica) is back in service within the
+     * bound, and no verifier ever changes view; every invariant of the other profiles holds.
+     */
+    @Test
+    void shouldBringRestartedProcessesBackInServiceWithoutAViewChange() {
+        for (String profile : List.of("crash-rejoin", "bft-rejoin")) {
+            int crashes = 0;
+            long slowest = 0;
+            for (long seed = 1; seed <= 8; seed++) {
+                QuorumSimulation sim = new QuorumSimulation(seed, profile, SimulationRunner.settings(1500, false));
+                sim.run();
+                crashes += sim.crashes();
+                slowest = Math.max(slowest, sim.slowestRejoinNanos());
+                assertThat(sim.viewChangesStarted())
+                        .as("%s seed %d", profile, seed)
+                        .isZero();
+            }
+            assertThat(crashes).as("%s: restarts", profile).isGreaterThan(4);
+            assertThat(slowest)
+                    .as("%s: the slowest rejoin", profile)
+                    .isBetween(0L, QuorumSimulation.REJOIN_BOUND_NANOS);
+        }
+    }
+
     @Test
     void shouldReplayTheSameQuorumRunFromTheSameSeed() {
         Simulation.Outcome first = SimulationRunner.runSeed("bft", 42, 500, false);

@@ -11,6 +11,7 @@ import java.util.List;
  *   --profile reliable|lossy|fast-restart|unordered|clock-jump|asymmetric   primary-backup (default reliable)
  *             witness|long-faults|long-faults-no-witness|late-start|late-start-no-witness   fenced (or not)
  *             crash|crash-lossy|bft|bft-lossy|bft-forge  the quorum protocol
+ *             crash-rejoin|bft-rejoin    restarts on a healthy cluster, back in service without a view change
  *   --seeds N        how many seeds, from --first (default 1) on
  *   --first S        the first seed
  *   --seed S         run only seed S and print every event
@@ -74,7 +75,9 @@ public final class SimulationRunner {
                         "bft-unordered",
                         "bft-forge",
                         "crash-epm",
-                        "crash-epm-off")
+                        "crash-epm-off",
+                        "crash-rejoin",
+                        "bft-rejoin")
                 .contains(profile);
     }
 

@@ -2,6 +2,7 @@ package io.eve.samples.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eve.Replica;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,6 +76,53 @@ class QuorumProcessIT {
             assertCorrect(result);
             cluster.awaitSameState(1, AGREEMENT_LIMIT, 0, 1, 2);
             assertThat(cluster.status(3).orElseThrow().role()).isEqualTo("verifier");
+        }
+    }
+
+    /**
+     * Issue 21 as reported: a verifier-only bft process killed and restarted with {@code --join} sat at
+     * {@code JOINING} in view 0 for 86 s, waiting for a view change a healthy cluster never makes. It is
+     * back as a verifier within seconds now, in the same view (docs/quorum.md, "Rejoining"); the bound is
+     * generous for a loaded machine, and the time measured is printed.
+     */
+    @Test
+    void shouldBringAKilledBftVerifierBackWithinSecondsWithoutAViewChange(TestInfo test) throws Exception {
+        try (ReplicaProcesses cluster = ReplicaProcesses.startQuorum(workDir(test), "bft")) {
+            ClosedLoopLoad load = ClosedLoopLoad.start(cluster.config(), 6_000, 8, OBJECTS);
+            ClosedLoopLoad.Result result;
+            try {
+                load.awaitAcknowledged(300, PROGRESS_LIMIT);
+                cluster.kill(3);
+                load.awaitAcknowledged(load.acknowledged() + 300, PROGRESS_LIMIT);
+                long restartedAt = System.nanoTime();
+                cluster.restartJoining(3);
+                io.eve.ReplicaStatus first = cluster.awaitFullStatus(3, status -> true, PROGRESS_LIMIT);
+                long answeredAt = System.nanoTime();
+                io.eve.ReplicaStatus joined =
+                        cluster.awaitFullStatus(3, status -> status.role() == Replica.Role.VERIFIER, PROGRESS_LIMIT);
+                System.out.printf(
+                        "rejoin: bft verifier-only process first answered as %s %d ms after the restart (JVM start),"
+                                + " back as %s %d ms later, view %d%n",
+                        first.role(),
+                        (answeredAt - restartedAt) / 1_000_000,
+                        joined.role(),
+                        (System.nanoTime() - answeredAt) / 1_000_000,
+                        joined.view());
+                long verified = joined.verifiedSeq();
+                load.awaitAcknowledged(load.acknowledged() + 300, PROGRESS_LIMIT);
+                assertThat(cluster.fullStatus(3).orElseThrow().verifiedSeq())
+                        .as("batches the rejoined verifier committed since")
+                        .isGreaterThan(verified);
+            } finally {
+                result = load.stop();
+            }
+            assertCorrect(result);
+            cluster.awaitSameState(1, AGREEMENT_LIMIT, 0, 1, 2);
+            for (int node = 0; node < 4; node++) {
+                assertThat(cluster.fullStatus(node).orElseThrow().view())
+                        .as("view of %d", node)
+                        .isZero();
+            }
         }
     }
 

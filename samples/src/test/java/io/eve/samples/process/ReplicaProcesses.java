@@ -237,14 +237,21 @@ final class ReplicaProcesses implements AutoCloseable {
 
     /** The replica's {@code /status}, or empty while it does not answer. */
     Optional<ReplicaLaunch.Status> status(int node) throws InterruptedException {
+        return statusJson(node).map(ReplicaLaunch.Status::parse);
+    }
+
+    /** The replica's {@code /status} with every field (its {@code Replica.Role} among them), or empty. */
+    Optional<io.eve.ReplicaStatus> fullStatus(int node) throws InterruptedException {
+        return statusJson(node).map(io.eve.ReplicaStatus::fromJson);
+    }
+
+    private Optional<String> statusJson(int node) throws InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (metricsPort + node) + "/status"))
                 .timeout(Duration.ofSeconds(1))
                 .build();
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200
-                    ? Optional.of(ReplicaLaunch.Status.parse(response.body()))
-                    : Optional.empty();
+            return response.statusCode() == 200 ? Optional.of(response.body()) : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -277,17 +284,34 @@ final class ReplicaProcesses implements AutoCloseable {
     /** Polls the replica's status until {@code condition} holds; fails naming the last status seen. */
     ReplicaLaunch.Status awaitStatus(int node, Predicate<ReplicaLaunch.Status> condition, Duration limit)
             throws InterruptedException {
+        return awaitStatus(node, this::status, condition, limit);
+    }
+
+    /** As {@link #awaitStatus(int, Predicate, Duration)}, on every field of the status. */
+    io.eve.ReplicaStatus awaitFullStatus(int node, Predicate<io.eve.ReplicaStatus> condition, Duration limit)
+            throws InterruptedException {
+        return awaitStatus(node, this::fullStatus, condition, limit);
+    }
+
+    /** How a status is read: empty while the replica does not answer. */
+    @FunctionalInterface
+    private interface StatusReader<S> {
+        Optional<S> read(int node) throws InterruptedException;
+    }
+
+    private <S> S awaitStatus(int node, StatusReader<S> reader, Predicate<S> condition, Duration limit)
+            throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
-        Optional<ReplicaLaunch.Status> last = Optional.empty();
+        Optional<S> last = Optional.empty();
         while (System.nanoTime() - deadline < 0) {
-            last = status(node);
+            last = reader.read(node);
             if (last.isPresent() && condition.test(last.get())) {
                 return last.get();
             }
             Thread.sleep(50);
         }
         throw new AssertionError("replica " + node + " did not reach the expected status within " + limit
-                + "; last status " + last.map(ReplicaLaunch.Status::toString).orElse("none") + "; log in " + log(node));
+                + "; last status " + last.map(Object::toString).orElse("none") + "; log in " + log(node));
     }
 
     /**

@@ -1,0 +1,87 @@
+package io.eve.verify.quorum;
+
+import io.eve.protocol.Message.JoinState;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The joining side of a verifier that restarted without its state (docs/quorum.md, "Rejoining"): the
+ * {@code JoinState} answers to its {@code JoinQuery}, and whether they let it take part in the others' view
+ * now instead of waiting for a new one. It does once every other verifier answered, all in the same view
+ * and none leaving it, each with a valid commit certificate of that view (or, in view 0, nothing committed
+ * yet). A Byzantine verifier cannot make it adopt a view or batch alone: a false view, or a view change it
+ * hides, disagrees with the answers of the correct verifiers; a false batch has no certificate.
+ *
+ * <p>Not thread-safe: the verifier's protocol thread calls it.
+ */
+final class Rejoin {
+    /**
+     * What a joiner adopts: the view, its last commit there (null: the initial state, view 0 only), and the
+     * last batch it may have voted on before it restarted, for which it must not send {@code Prepare}.
+     */
+    record Adopted(long view, Certificate committed, long abstainThrough) {}
+
+    private final QuorumConfig config;
+    private final ViewChanges rules;
+    private final long nonce;
+    private final Map<Integer, JoinState> answers = new TreeMap<>();
+
+    Rejoin(QuorumConfig config, ViewChanges rules, long nonce) {
+        this.config = config;
+        this.rules = rules;
+        this.nonce = nonce;
+    }
+
+    long nonce() {
+        return nonce;
+    }
+
+    /** Keeps {@code from}'s latest answer to this incarnation's query; false if it is not one. */
+    boolean onJoinState(int from, JoinState state) {
+        if (state.nonce() != nonce || state.verifier() != from || from == config.self() || !config.isVerifier(from)) {
+            return false;
+        }
+        answers.put(from, state);
+        return true;
+    }
+
+    /** The view and batch to adopt if the answers allow it now, or null. */
+    Adopted tryAdopt() {
+        if (answers.size() < config.verifiers().length - 1) {
+            return null;
+        }
+        long view = -1;
+        Certificate highest = null;
+        for (JoinState state : answers.values()) {
+            if (state.changing() || (view >= 0 && state.view() != view)) {
+                return null;
+            }
+            view = state.view();
+            Certificate certificate = commitCertificate(state);
+            if (certificate == null && !(view == 0 && isNothingCommitted(state))) {
+                return null;
+            }
+            if (certificate != null && (highest == null || certificate.seq() > highest.seq())) {
+                highest = certificate;
+            }
+        }
+        long committed = highest == null ? 0 : highest.seq();
+        // docs/quorum.md, "Rejoining": before its restart this verifier voted on no batch above committed + 2.
+        return new Adopted(view, highest, committed + 2);
+    }
+
+    private static boolean isNothingCommitted(JoinState state) {
+        return state.certificateView() == -1
+                && state.committed().seq() == 0
+                && state.evidence().isEmpty();
+    }
+
+    /** The answer's certificate if it proves a commit in the answer's view: {@code nV - u} CommitVotes. */
+    private Certificate commitCertificate(JoinState state) {
+        if (state.certificateView() != state.view() || state.committed().seq() <= 0) {
+            return null;
+        }
+        Certificate certificate = new Certificate(state.view(), state.committed(), state.evidence());
+        return rules.isCommitted(certificate) ? certificate : null;
+    }
+}

@@ -1,0 +1,72 @@
+package io.eve.verify.quorum;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eve.Replica.Role;
+import io.eve.ReplicaStatus;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 21: a process restarted with {@code joining} on a healthy cluster under load is back in service
+ * within seconds, without a view change (docs/quorum.md, "Rejoining"). The bound is generous (the machine
+ * is shared with other builds); the times measured are printed (the test's output in the Failsafe
+ * report).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class QuorumRejoinIT {
+    private static final Duration IN_SERVICE_BOUND = Duration.ofSeconds(15);
+
+    @Test
+    void shouldBringARestartedVerifierOnlyProcessBackWithoutAViewChangeWithTheBftProfile() throws Exception {
+        rejoin(QuorumCluster.bft(), 3, Role.VERIFIER);
+    }
+
+    @Test
+    void shouldBringARestartedExecutionReplicaAndVerifierBackWithoutAViewChangeWithTheBftProfile() throws Exception {
+        rejoin(QuorumCluster.bft(), 1, Role.BACKUP);
+    }
+
+    /**
+     * Extra protection off: with it on, the crash of a replica is itself a view change (its token is missing,
+     * Eve §6.3), which is not what this test is about.
+     */
+    @Test
+    void shouldBringARestartedProcessBackWithoutAViewChangeWithTheCrashProfile() throws Exception {
+        rejoin(QuorumCluster.crash(ExtraProtectionConfig.OFF), 2, Role.BACKUP);
+    }
+
+    private static void rejoin(QuorumCluster created, int node, Role role) throws Exception {
+        try (QuorumCluster cluster = created;
+                CounterLoad load = new CounterLoad(cluster, 4)) {
+            load.awaitProgress(50);
+            cluster.crash(node);
+            load.awaitProgress(50);
+            long restartedAt = System.nanoTime();
+            cluster.start(node, true);
+            ReplicaStatus status = cluster.processes[node].awaitRole(role, IN_SERVICE_BOUND);
+            long millis = (System.nanoTime() - restartedAt) / 1_000_000;
+            System.out.println("rejoin: node " + node + " back in service as " + role + " after " + millis
+                    + " ms, at batch " + status.verifiedSeq() + " of view " + status.view());
+            long view = cluster.processes[0].view();
+            assertThat(status.view()).as("the view the node joined").isEqualTo(view);
+            long verified = status.verifiedSeq();
+            load.awaitProgress(100);
+            ReplicaStatus later = cluster.processes[node].status();
+            assertThat(later.role()).isEqualTo(role);
+            assertThat(later.verifiedSeq())
+                    .as("batches its verifier committed since")
+                    .isGreaterThan(verified);
+            load.stop();
+            int[] replicas = cluster.base.executionReplicas();
+            cluster.awaitEqualStates(replicas);
+            for (int replica : replicas) {
+                load.assertState(cluster.apps[replica]);
+            }
+            assertThat(cluster.processes[0].view()).as("no view change").isZero();
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package io.eve.verify.quorum;
+
+import static io.eve.verify.quorum.VerifierTest.MS;
+import static io.eve.verify.quorum.VerifierTest.token;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eve.execution.Token;
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.CommitVote;
+import io.eve.protocol.Message.JoinQuery;
+import io.eve.protocol.Message.JoinState;
+import io.eve.protocol.Message.Prepare;
+import io.eve.protocol.Message.Verify;
+import io.eve.protocol.Message.ViewChange;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The join handlers of the {@link Verifier} (docs/quorum.md, "Rejoining"), bft profile: 4 verifiers. */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class RejoinTest {
+    private static final long NONCE = 41;
+    private static final int JOINER = 3;
+
+    record Sent(int to, Message message) {}
+
+    private final List<Sent> sent = new ArrayList<>();
+    private final Token first = token(1, 1, null);
+    private final Token second = token(2, 2, first);
+    private final Token third = token(3, 3, second);
+    private final Token fourth = token(4, 4, third);
+
+    private Verifier verifier(int self, boolean recovering) {
+        Verifier verifier = new Verifier(
+                QuorumConfig.bft(new int[] {0, 1, 2, 3}, self),
+                (to, m) -> sent.add(new Sent(to, m)),
+                Evidence.PLAIN,
+                recovering,
+                NONCE);
+        verifier.start(0);
+        return verifier;
+    }
+
+    private <T extends Message> List<T> sentOf(Class<T> type) {
+        return sent.stream()
+                .map(Sent::message)
+                .filter(type::isInstance)
+                .map(type::cast)
+                .toList();
+    }
+
+    private static List<Message> commitVotes(long view, Token token, int... verifiers) {
+        List<Message> votes = new ArrayList<>();
+        for (int verifier : verifiers) {
+            votes.add(new CommitVote(view, verifier, token));
+        }
+        return votes;
+    }
+
+    private static JoinState committed(int from, Token token) {
+        return new JoinState(from, NONCE, 0, false, 0, token, commitVotes(0, token, 0, 1, 2));
+    }
+
+    /** A joiner that adopted view 0 at batch 1 from the answers of verifiers 0, 1 and 2. */
+    private Verifier rejoined() {
+        Verifier joiner = verifier(JOINER, true);
+        joiner.onMessage(0, committed(0, first), MS);
+        joiner.onMessage(1, committed(1, first), MS);
+        joiner.onMessage(2, committed(2, first), MS);
+        assertThat(joiner.recovering()).isFalse();
+        sent.clear();
+        return joiner;
+    }
+
+    /** Verifiers 0, 1 and 2 prepare and commit {@code token}; the execution replicas 0 and 1 verify it. */
+    private static void agree(Verifier verifier, Token token, long now) {
+        verifier.onMessage(0, new Verify(0, token), now);
+        verifier.onMessage(1, new Verify(0, token), now);
+        for (int other = 0; other < 3; other++) {
+            verifier.onMessage(other, new Prepare(0, other, token), now);
+        }
+        for (int other = 0; other < 3; other++) {
+            verifier.onMessage(other, new CommitVote(0, other, token), now);
+        }
+    }
+
+    @Test
+    void shouldAskTheOtherVerifiersWhereTheyAreWhenItStarts() {
+        verifier(JOINER, true);
+        assertThat(sent).extracting(Sent::to).containsExactly(0, 1, 2);
+        assertThat(sentOf(JoinQuery.class)).containsOnly(new JoinQuery(JOINER, NONCE));
+    }
+
+    @Test
+    void shouldAnswerAJoinQueryWithItsViewAndTheProofOfItsLastCommit() {
+        Verifier verifier = verifier(0, false);
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 7), MS);
+        assertThat(sentOf(JoinState.class))
+                .containsExactly(new JoinState(0, 7, 0, false, -1, ViewChanges.ORIGIN, List.of()));
+        sent.clear();
+        agree(verifier, first, 2 * MS);
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 7), 3 * MS);
+        JoinState state = sentOf(JoinState.class).get(0);
+        assertThat(state.committed()).isEqualTo(first);
+        assertThat(state.certificateView()).isZero();
+        assertThat(state.evidence()).hasSize(3).allMatch(CommitVote.class::isInstance);
+    }
+
+    @Test
+    void shouldRejoinTheOthersViewOnceEveryOtherVerifierAnswered() {
+        Verifier joiner = verifier(JOINER, true);
+        joiner.onMessage(0, committed(0, first), MS);
+        joiner.onMessage(1, committed(1, second), MS);
+        assertThat(joiner.recovering()).as("verifier 2 has not answered").isTrue();
+        joiner.onMessage(2, committed(2, first), MS);
+        assertThat(joiner.recovering()).isFalse();
+        assertThat(joiner.view()).isZero();
+        assertThat(joiner.committedSeq()).as("the highest proven commit").isEqualTo(2);
+        assertThat(joiner.committedToken()).isEqualTo(second);
+        assertThat(joiner.viewChangesStarted()).isZero();
+    }
+
+    @Test
+    void shouldRejoinAnIdleClusterInViewZeroAtTheInitialState() {
+        Verifier joiner = verifier(JOINER, true);
+        for (int other = 0; other < 3; other++) {
+            joiner.onMessage(other, new JoinState(other, NONCE, 0, false, -1, ViewChanges.ORIGIN, List.of()), MS);
+        }
+        assertThat(joiner.recovering()).isFalse();
+        assertThat(joiner.committedSeq()).isZero();
+    }
+
+    @Test
+    void shouldNotAdoptACommitThatOneByzantineVerifierClaimsAlone() {
+        Verifier joiner = verifier(JOINER, true);
+        joiner.onMessage(0, committed(0, first), MS);
+        joiner.onMessage(1, committed(1, first), MS);
+        // Verifier 2 claims batch 4 with its own vote three times, then with Prepares instead of CommitVotes.
+        joiner.onMessage(2, new JoinState(2, NONCE, 0, false, 0, fourth, commitVotes(0, fourth, 2, 2, 2)), MS);
+        assertThat(joiner.recovering()).isTrue();
+        List<Message> prepares =
+                List.of(new Prepare(0, 0, fourth), new Prepare(0, 1, fourth), new Prepare(0, 2, fourth));
+        joiner.onMessage(2, new JoinState(2, NONCE, 0, false, 0, fourth, prepares), MS);
+        assertThat(joiner.recovering())
+                .as("a prepared token is not proven committed")
+                .isTrue();
+        joiner.onMessage(2, committed(2, first), MS);
+        assertThat(joiner.recovering()).isFalse();
+        assertThat(joiner.committedSeq()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldNotRejoinWhenTheAnswersDisagreeOnTheViewOrOneIsLeavingIt() {
+        Verifier joiner = verifier(JOINER, true);
+        joiner.onMessage(0, committed(0, first), MS);
+        joiner.onMessage(1, committed(1, first), MS);
+        joiner.onMessage(2, new JoinState(2, NONCE, 5, false, 5, first, commitVotes(5, first, 0, 1, 2)), MS);
+        assertThat(joiner.recovering()).as("a view no other verifier reports").isTrue();
+        joiner.onMessage(2, new JoinState(2, NONCE, 0, true, 0, first, commitVotes(0, first, 0, 1, 2)), MS);
+        assertThat(joiner.recovering()).as("verifier 2 leaves view 0").isTrue();
+        joiner.onMessage(2, committed(2, first), MS);
+        assertThat(joiner.recovering()).isFalse();
+    }
+
+    @Test
+    void shouldIgnoreAnswersToTheQueryOfAnEarlierIncarnation() {
+        Verifier joiner = verifier(JOINER, true);
+        for (int other = 0; other < 3; other++) {
+            joiner.onMessage(
+                    other, new JoinState(other, NONCE + 1, 0, false, 0, first, commitVotes(0, first, 0, 1, 2)), MS);
+        }
+        assertThat(joiner.recovering()).isTrue();
+    }
+
+    @Test
+    void shouldNotPrepareTheBatchesItMayHaveVotedOnBeforeItsRestart() {
+        Verifier joiner = rejoined();
+        for (Token token : List.of(second, third)) {
+            agree(joiner, token, 2 * MS);
+        }
+        assertThat(joiner.committedSeq())
+                .as("it counts the others' votes and commits")
+                .isEqualTo(3);
+        assertThat(sentOf(Prepare.class)).as("batches 2 and 3: committed 1 + 2").isEmpty();
+        assertThat(sentOf(CommitVote.class)).isNotEmpty();
+        joiner.onMessage(0, new Verify(0, fourth), 3 * MS);
+        joiner.onMessage(1, new Verify(0, fourth), 3 * MS);
+        assertThat(sentOf(Prepare.class)).contains(new Prepare(0, JOINER, fourth));
+    }
+
+    @Test
+    void shouldReportNoCertificateInAViewChangeUntilItHoldsOneOfALaterView() {
+        Verifier joiner = rejoined();
+        agree(joiner, second, 2 * MS);
+        joiner.onMessage(0, new ViewChange(1, 0, -1, ViewChanges.ORIGIN, List.of()), 3 * MS);
+        joiner.onMessage(1, new ViewChange(1, 1, -1, ViewChanges.ORIGIN, List.of()), 3 * MS);
+        assertThat(joiner.changingView()).as("it follows r + 1 verifiers").isTrue();
+        assertThat(sentOf(ViewChange.class))
+                .isNotEmpty()
+                .allMatch(change -> ViewChanges.isRecovering(change) && change.newView() == 1);
+    }
+
+    @Test
+    void shouldNotCountAViewChangeOfAJoinerThatMayPredateItsRestart() {
+        Verifier verifier = verifier(0, false);
+        agree(verifier, first, MS);
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 7), 2 * MS);
+        long ignored = verifier.ignored();
+        List<Message> proof = commitVotes(0, first, 0, 1, 2);
+        verifier.onMessage(JOINER, new ViewChange(1, JOINER, 0, first, proof), 3 * MS);
+        verifier.onMessage(JOINER, new ViewChange(1, JOINER, -1, ViewChanges.ORIGIN, List.of()), 3 * MS);
+        assertThat(verifier.ignored()).isEqualTo(ignored + 2);
+        verifier.onMessage(1, new ViewChange(1, 1, 0, first, proof), 3 * MS);
+        assertThat(verifier.changingView())
+                .as("the joiner's view change did not count towards r + 1")
+                .isFalse();
+    }
+}
