@@ -73,7 +73,8 @@ public final class SimulationRunner {
                         "bft-unordered",
                         "bft-forge",
                         "crash-epm",
-                        "crash-epm-off")
+                        "crash-epm-off",
+                        "crash-epm-stall")
                 .contains(profile);
     }
 
