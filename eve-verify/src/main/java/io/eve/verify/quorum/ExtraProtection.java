@@ -14,7 +14,10 @@ import org.slf4j.LoggerFactory;
  * {@link Verifier} whether a batch with a quorum of matching tokens may be prepared, must wait, or must be
  * rolled back (a view change, whose new view re-executes its first batch sequentially). The first batch of
  * every new view is the probe: if its tokens do not all match in time either, the fault is not a
- * concurrency bug and the mode ends, so that the normal quorum carries on; entering it again then takes
+ * concurrency bug and the mode ends, so that the normal quorum carries on. The probe's time is longer than
+ * a batch's wait: half the view timeout, the scale on which the protocol already tells a slow replica from
+ * a failed one, since a replica that is merely paused (a scheduler or collector pause, or still finishing a
+ * batch the rollback discarded) must not end the protection (issue 21). Entering it again then takes
  * twice as many clean batches as the time before (at most 64 times {@code k}), until a probe matches again,
  * so that a replica that is slow rather than buggy costs a view change ever more rarely. For the same
  * reason each rollback that a missing token (not a wrong one) caused doubles the wait, up to 16 times, until
@@ -37,6 +40,7 @@ final class ExtraProtection {
     }
 
     private final ExtraProtectionConfig settings;
+    private final long probeWaitNanos;
     private final int replicas;
     private final int quorum;
     private final String name;
@@ -61,6 +65,7 @@ final class ExtraProtection {
 
     ExtraProtection(QuorumConfig config) {
         this.settings = config.extraProtection();
+        this.probeWaitNanos = config.viewTimeoutNanos() / 2;
         this.replicas = config.executionCount();
         this.quorum = config.verifyQuorum();
         this.name = "verifier " + config.self();
@@ -138,13 +143,13 @@ final class ExtraProtection {
             batch.quorumToken = token;
             batch.quorumAt = now;
         }
-        Boolean clean = outcome(batch, now);
+        boolean probing = seq == probe;
+        Boolean clean = outcome(batch, now, probing ? Math.max(waitNanos(), probeWaitNanos) : waitNanos());
         if (clean == null) {
             waiting = true;
             return Verdict.WAIT;
         }
         batch.decided = true;
-        boolean probing = seq == probe;
         if (seq >= probe) {
             probe = -1;
         }
@@ -162,11 +167,13 @@ final class ExtraProtection {
             exits++;
             LOG.warn(
                     "{}: leaving extra protection mode: batch {} re-executed sequentially still has {} of {} tokens"
-                            + " matching in time; entering again after {} clean batches",
+                            + " matching ({}) {} ms after the quorum; entering again after {} clean batches",
                     name,
                     seq,
                     countMatching(batch, token),
                     replicas,
+                    mismatched(batch) ? "one differs" : "one missing",
+                    (now - batch.quorumAt) / 1_000_000,
                     settings.afterBatches() << backoff);
             return Verdict.PREPARE;
         }
@@ -188,7 +195,7 @@ final class ExtraProtection {
         if (batch.decided) {
             return;
         }
-        Boolean clean = outcome(batch, now);
+        Boolean clean = outcome(batch, now, waitNanos());
         if (clean == null) {
             return;
         }
@@ -206,8 +213,8 @@ final class ExtraProtection {
         }
     }
 
-    /** True: all {@code nE} tokens match; false: one differs or the wait ran out; null: still open. */
-    private Boolean outcome(Batch batch, long now) {
+    /** True: all {@code nE} tokens match; false: one differs or {@code wait} ran out; null: still open. */
+    private Boolean outcome(Batch batch, long now, long wait) {
         if (mismatched(batch)) {
             return false;
         }
@@ -217,7 +224,7 @@ final class ExtraProtection {
         if (batch.tokens.size() == replicas) {
             return true;
         }
-        return now - batch.quorumAt > waitNanos() ? false : null;
+        return now - batch.quorumAt > wait ? false : null;
     }
 
     /** The wait, doubled for every rollback in this stay in the mode that a late token rather than a wrong one caused. */

@@ -25,6 +25,8 @@ class ExtraProtectionTest {
     static final long MS = 1_000_000L;
     static final int K = 3;
     static final long WAIT = 10 * MS;
+    /** How long the probe waits for its last token: half the crash profile's 500 ms view timeout. */
+    static final long PROBE_WAIT = 250 * MS;
 
     final List<Message> sent = new ArrayList<>();
     long now = MS;
@@ -200,13 +202,16 @@ class ExtraProtectionTest {
         startViewOne(verifier, last);
         verify(verifier, 1, next, 0, 1);
         assertThat(prepared(next)).isFalse();
-        now += WAIT + MS;
+        now += 2 * WAIT + MS;
         verifier.onTick(now);
-        assertThat(prepared(next)).as("a late token doubled the wait").isFalse();
-        now += WAIT;
+        assertThat(prepared(next))
+                .as("the probe waits longer than a batch (a replica may be only paused)")
+                .isFalse();
+        assertThat(verifier.extraProtection()).isTrue();
+        now += PROBE_WAIT - 2 * WAIT;
         verifier.onTick(now);
         assertThat(verifier.extraProtection())
-                .as("the sequential re-execution did not bring all three")
+                .as("the sequential re-execution did not bring all three in half the view timeout")
                 .isFalse();
         assertThat(verifier.extraProtectionExits()).isEqualTo(1);
         assertThat(prepared(next)).as("the normal quorum carries on").isTrue();
@@ -225,6 +230,51 @@ class ExtraProtectionTest {
                 .isFalse();
         cleanBatches(verifier, 1, run, 1);
         assertThat(verifier.extraProtection()).isTrue();
+    }
+
+    /** Issue 21: a replica paused longer than the wait at the probe ended the mode, and a later bug committed. */
+    @Test
+    void shouldStayInExtraProtectionWhenTheProbesLastTokenIsLateButWithinHalfTheViewTimeout() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
+        verify(verifier, 0, token(K + 1, 7, last), 0, 1);
+        now += WAIT + MS;
+        verifier.onTick(now);
+        startViewOne(verifier, last);
+        Token sequential = token(K + 1, 7, last);
+        verify(verifier, 1, sequential, 0, 1);
+        now += 10 * WAIT;
+        verifier.onTick(now);
+        assertThat(prepared(sequential)).isFalse();
+        verify(verifier, 1, sequential, 2);
+        assertThat(prepared(sequential)).isTrue();
+        assertThat(verifier.extraProtection()).isTrue();
+        assertThat(verifier.extraProtectionExits()).isZero();
+
+        agree(verifier, 1, sequential);
+        Token wrong = token(K + 2, 66, sequential);
+        verify(verifier, 1, wrong, 0, 1);
+        verify(verifier, 1, token(K + 2, 8, sequential), 2);
+        assertThat(prepared(wrong))
+                .as("a bug on two replicas after the pause is still masked")
+                .isFalse();
+        assertThat(verifier.extraProtectionRollbacks()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldLeaveExtraProtectionAtOnceWhenTheSequentialReExecutionStillDiffers() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
+        verify(verifier, 0, token(K + 1, 66, last), 0, 1);
+        verify(verifier, 0, token(K + 1, 7, last), 2);
+        startViewOne(verifier, last);
+        Token sequential = token(K + 1, 66, last);
+        verify(verifier, 1, sequential, 0, 1);
+        verify(verifier, 1, token(K + 1, 7, last), 2);
+        assertThat(verifier.extraProtection())
+                .as("a replica that computes wrongly is not a concurrency bug")
+                .isFalse();
+        assertThat(prepared(sequential)).as("the normal quorum carries on").isTrue();
     }
 
     @Test

@@ -60,6 +60,33 @@ class ExtraProtectionSimulationTest {
         assertThat(exits).as("the mode left after crashes").isPositive();
     }
 
+    /**
+     * Issue 21: a replica whose stage stalls (longer than the mode's wait) at the probe of the view that the
+     * stall's rollback starts must not end the mode; the correlated bug that comes right after the stall is
+     * masked like any other.
+     */
+    @Test
+    void shouldStayInTheModeAndMaskTheBugWhenAReplicaStallsAtTheProbe() {
+        List<String> failures = new ArrayList<>();
+        int stalls = 0;
+        int bugs = 0;
+        for (long seed = 1; seed <= 10; seed++) {
+            QuorumSimulation sim = new QuorumSimulation(seed, "crash-epm-stall", settings());
+            try {
+                sim.run();
+            } catch (SimulationFailure failure) {
+                failures.add(failure.getMessage() + "\n" + sim.extraProtectionReport());
+            }
+            stalls += sim.stallsInjected();
+            bugs += sim.bugsInjected();
+        }
+        assertThat(failures)
+                .as("%d seeds failed; the first:%n%s", failures.size(), failures.isEmpty() ? "" : failures.get(0))
+                .isEmpty();
+        assertThat(stalls).as("stalls injected in good intervals").isGreaterThan(5);
+        assertThat(bugs).as("bugs injected after them").isGreaterThan(5);
+    }
+
     @Test
     void shouldLetTheNormalQuorumCommitTheSameBugWithoutTheMode() {
         int failed = 0;

@@ -137,6 +137,11 @@ final class QuorumSimProcess {
         });
     }
 
+    /** The stage is busy with nothing for {@code nanos}: a scheduler or collector pause on this process. */
+    void stall(long nanos) {
+        enqueue("stall", nanos, () -> {});
+    }
+
     void crash() {
         alive = false;
         operations.clear();

@@ -46,6 +46,8 @@ final class QuorumSimulation implements World {
 
     private static final long WALL_EPOCH_MILLIS = 1_700_000_000_000L;
     private static final long MAX_EVENTS = 3_000_000L;
+    /** crash-epm-stall: four times the mode's wait, under half the view timeout. */
+    private static final long STALL_NANOS = 20 * MS;
 
     private final long seed;
     private final String profile;
@@ -91,6 +93,10 @@ final class QuorumSimulation implements World {
     private int crashes;
     private final boolean concurrencyBugs;
     private final boolean extraProtection;
+    /** Profile {@code crash-epm-stall}: a replica's stage stalls in a good interval, then the bug comes. */
+    private final boolean stalls;
+
+    private int stallsInjected;
     private int bugsInjected;
     private int bugsManifested;
     private long extraProtectionRollbacks;
@@ -129,6 +135,7 @@ final class QuorumSimulation implements World {
         QuorumConfig config = bft ? QuorumConfig.bft(processes, 0) : QuorumConfig.crash(processes, 0);
         this.concurrencyBugs = profile.startsWith("crash-epm");
         this.extraProtection = !profile.equals("crash-epm-off");
+        this.stalls = profile.equals("crash-epm-stall");
         if (concurrencyBugs) {
             config = config.withExtraProtection(new ExtraProtectionConfig(extraProtection, 8, 5 * MS));
         }
@@ -478,6 +485,10 @@ final class QuorumSimulation implements World {
         if (concurrencyBugs && bugPending()) {
             return;
         }
+        if (stalls) {
+            stallThenInjectBug();
+            return;
+        }
         if (concurrencyBugs && kind == 1) {
             injectConcurrencyBug();
         } else if (kind == 0 && settled()) {
@@ -539,11 +550,41 @@ final class QuorumSimulation implements World {
         if (!settled()) {
             return;
         }
-        long executed = 0;
         for (QuorumSimProcess process : running) {
             if (extraProtection && !process.verifier.extraProtection()) {
                 return;
             }
+        }
+        injectConcurrencyBugNow();
+    }
+
+    /**
+     * crash-epm-stall: in a good interval, the stage of one replica stalls for {@link #STALL_NANOS} (a
+     * scheduler or collector pause: longer than the mode's wait, well within the view timeout), so a batch
+     * and the probe of the view its rollback starts lack that replica's token for a while. Right after the
+     * stall the correlated bug comes, whatever the verifiers' mode: a slow replica is not a reason to stop
+     * masking, so every bug must still be masked.
+     */
+    private void stallThenInjectBug() {
+        if (!settled()) {
+            return;
+        }
+        for (QuorumSimProcess process : running) {
+            if (!process.verifier.extraProtection()) {
+                return;
+            }
+        }
+        QuorumSimProcess slow = running[faultRandom.nextInt(processes.length)];
+        slow.stall(STALL_NANOS);
+        stallsInjected++;
+        lastDisruption = now() + STALL_NANOS;
+        log("fault: the stage of " + slow.name() + " stalls for " + STALL_NANOS / MS + " ms");
+        queue.after(STALL_NANOS + 2 * MS, "inject a bug after the stall", this::injectConcurrencyBugNow);
+    }
+
+    private void injectConcurrencyBugNow() {
+        long executed = 0;
+        for (QuorumSimProcess process : running) {
             executed = Math.max(executed, process.stage.executedSeq());
         }
         long at = executed + base.pipelineDepth() + 1;
@@ -580,6 +621,10 @@ final class QuorumSimulation implements World {
 
     int bugsInjected() {
         return bugsInjected;
+    }
+
+    int stallsInjected() {
+        return stallsInjected;
     }
 
     long extraProtectionRollbacks() {

@@ -77,7 +77,8 @@ public final class SimulationRunner {
                         "crash-epm",
                         "crash-epm-off",
                         "crash-rejoin",
-                        "bft-rejoin")
+                        "bft-rejoin",
+                        "crash-epm-stall")
                 .contains(profile);
     }
 
