@@ -149,6 +149,9 @@ public final class ReplicaRuntime implements Replica {
             this.stage = null;
         }
         this.storage = stage == null ? null : builder.storage;
+        if (storage != null) {
+            metrics.storage(storage);
+        }
         this.resumeView = builder.resumeView;
         SecureRandom seeds = new SecureRandom();
         creatingRoles = true;
