@@ -10,14 +10,16 @@ import java.util.function.Consumer;
 
 /**
  * Replies that may not leave before their batch is durable (storage with sync = batch): held per batch and
- * sent by whoever publishes the durable batch (the storage thread), in one drain per group commit.
+ * sent once the storage thread reports the batch durable.
  *
- * <p>{@link #release} from the protocol thread, {@link #onDurable} from the storage thread; thread-safe.
+ * <p>Confined to the protocol mailbox: the runtime hands each durable report over to it, so that the storage
+ * thread goes straight back to its next force instead of sending replies (docs/benchmarks.md, "Durable
+ * replicas": the sends took about 40% of that thread's time).
  */
 final class HeldReplies {
     private final Consumer<Reply> send;
     private final NavigableMap<Long, List<Reply>> held = new TreeMap<>();
-    private volatile long durable;
+    private long durable;
 
     HeldReplies(Consumer<Reply> send, long durable) {
         this.send = send;
@@ -28,29 +30,22 @@ final class HeldReplies {
     void release(long seq, Reply reply) {
         if (seq <= durable) {
             send.accept(reply);
-            return;
+        } else {
+            held.computeIfAbsent(seq, s -> new ArrayList<>()).add(reply);
         }
-        synchronized (this) {
-            if (seq > durable) {
-                held.computeIfAbsent(seq, s -> new ArrayList<>()).add(reply);
-                return;
-            }
-        }
-        send.accept(reply);
     }
 
-    /** Batches up to {@code seq} are durable: their replies go. */
+    /** Batches up to {@code seq} are durable: their replies go. Reports may come out of order. */
     void onDurable(long seq) {
-        List<Reply> ready = new ArrayList<>();
-        synchronized (this) {
-            durable = seq;
-            NavigableMap<Long, List<Reply>> due = held.headMap(seq, true);
-            for (Map.Entry<Long, List<Reply>> entry : due.entrySet()) {
-                ready.addAll(entry.getValue());
-            }
-            due.clear();
+        if (seq <= durable) {
+            return;
         }
-        ready.forEach(send);
+        durable = seq;
+        NavigableMap<Long, List<Reply>> due = held.headMap(seq, true);
+        for (Map.Entry<Long, List<Reply>> entry : due.entrySet()) {
+            entry.getValue().forEach(send);
+        }
+        due.clear();
     }
 
     long durable() {
@@ -58,7 +53,7 @@ final class HeldReplies {
     }
 
     /** Replies waiting, for tests and status. */
-    synchronized int waiting() {
+    int waiting() {
         return held.values().stream().mapToInt(List::size).sum();
     }
 }

@@ -2,8 +2,11 @@ package io.eve.verify.runtime;
 
 import io.eve.Reply;
 import io.eve.execution.Executed;
+import io.eve.storage.Storage;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
@@ -28,10 +31,14 @@ public final class ReplicaMetrics {
     private final DistributionSummary parallelBatches;
     private final Timer execution;
     private final AtomicLong lastCommitted = new AtomicLong();
+    private final MeterRegistry registry;
+    private final String id;
+    private volatile Storage storage;
 
     /** Registers a node's meters in {@code registry}. */
     public ReplicaMetrics(MeterRegistry registry, int node) {
-        String id = Integer.toString(node);
+        this.registry = registry;
+        this.id = Integer.toString(node);
         batchesCommitted =
                 Counter.builder("eve.batches.committed").tag("node", id).register(registry);
         repliesReleased =
@@ -110,6 +117,23 @@ public final class ReplicaMetrics {
         } else {
             transferRefusals.increment();
         }
+    }
+
+    /** Publishes the node's storage meters: forces of the log and the last durable batch. */
+    void storage(Storage storage) {
+        this.storage = storage;
+        FunctionCounter.builder("eve.storage.forces", storage, Storage::forces)
+                .tag("node", id)
+                .register(registry);
+        Gauge.builder("eve.storage.durable.seq", storage, Storage::durableSeq)
+                .tag("node", id)
+                .register(registry);
+    }
+
+    /** Forces of the storage log so far (0 without storage): with sync = batch, one per group commit. */
+    public long storageForces() {
+        Storage published = storage;
+        return published == null ? 0 : published.forces();
     }
 
     public long batchesCommitted() {

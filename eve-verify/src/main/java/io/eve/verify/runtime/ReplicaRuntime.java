@@ -100,7 +100,7 @@ public final class ReplicaRuntime implements Replica {
     private final long resumeView;
     private final NavigableMap<Long, Executed> uncommitted = new TreeMap<>();
     private long lastLogged;
-    // Replies of executed batches by batch, to hold each until its batch is durable (protocol mailbox).
+    // Replies of executed batches by batch, to hold each until its batch is durable (protocol mailbox, as is held).
     private final HeldReplies held;
     private final NavigableMap<Long, List<Reply>> executedReplies = new TreeMap<>();
     private long lastMarkedStable;
@@ -149,6 +149,9 @@ public final class ReplicaRuntime implements Replica {
             this.stage = null;
         }
         this.storage = stage == null ? null : builder.storage;
+        if (storage != null) {
+            metrics.storage(storage);
+        }
         this.resumeView = builder.resumeView;
         SecureRandom seeds = new SecureRandom();
         creatingRoles = true;
@@ -192,13 +195,7 @@ public final class ReplicaRuntime implements Replica {
             started = true;
         }
         if (storage != null) {
-            storage.start(
-                    seq -> {
-                        if (held != null) {
-                            held.onDurable(seq);
-                        }
-                    },
-                    this::fail);
+            storage.start(this::onDurable, this::fail);
         }
         transport.start((from, message) -> {
             if (message instanceof Message.ReadRequest read) {
@@ -454,6 +451,16 @@ public final class ReplicaRuntime implements Replica {
             } catch (Exception e) {
                 LOG.warn("node {}: closing {} failed", self, resource, e);
             }
+        }
+    }
+
+    /**
+     * On the storage thread: batches up to {@code seq} are durable. Their replies are sent from the protocol
+     * mailbox, never here: the storage thread's next force waits for whatever it does after this one.
+     */
+    private void onDurable(long seq) {
+        if (held != null) {
+            protocolLater(() -> held.onDurable(seq));
         }
     }
 

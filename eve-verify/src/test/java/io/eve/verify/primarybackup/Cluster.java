@@ -48,9 +48,19 @@ final class Cluster implements AutoCloseable {
     }
 
     private Cluster(io.eve.mixer.Mixer mixer, boolean overlap, java.nio.file.Path storage, boolean startAll) {
+        this(mixer, overlap, storage, startAll, false);
+    }
+
+    private Cluster(
+            io.eve.mixer.Mixer mixer,
+            boolean overlap,
+            java.nio.file.Path storage,
+            boolean startAll,
+            boolean production) {
         this.mixer = mixer;
         this.overlap = overlap;
         this.storage = storage;
+        this.production = production;
         for (int node = 0; node < 2 && startAll; node++) {
             start(node, false);
         }
@@ -61,16 +71,27 @@ final class Cluster implements AutoCloseable {
         return new Cluster(KeyConflictMixer.unbounded(), true, storage);
     }
 
+    /**
+     * Replicas with the production settings rather than the tests': {@link PrimaryBackupConfig#of}'s batching
+     * and timeouts, and {@link io.eve.storage.StorageConfig#of}'s checkpoint cadence; durable under {@code
+     * storage}, or in memory if it is null. For benchmarks.
+     */
+    static Cluster production(java.nio.file.Path storage) {
+        return new Cluster(KeyConflictMixer.unbounded(), true, storage, true, true);
+    }
+
     /** A durable cluster whose nodes the test starts itself (a restart of the whole cluster). */
     static Cluster durableStopped(java.nio.file.Path storage) {
         return new Cluster(KeyConflictMixer.unbounded(), true, storage, false);
     }
 
     private final java.nio.file.Path storage;
+    private final boolean production;
 
     /** Node {@code node}'s storage settings (only for a durable cluster). */
     io.eve.storage.StorageConfig storageConfig(int node) {
-        return io.eve.storage.StorageConfig.of(storage.resolve("node-" + node)).withCheckpoints(100, 16);
+        io.eve.storage.StorageConfig config = io.eve.storage.StorageConfig.of(storage.resolve("node-" + node));
+        return production ? config : config.withCheckpoints(100, 16);
     }
 
     static PrimaryBackupConfig config(int self) {
@@ -96,7 +117,8 @@ final class Cluster implements AutoCloseable {
         if (resumeView >= 0) {
             builder.resumeAsPrimary(resumeView);
         }
-        replicas[node] = builder.roles(PrimaryBackupRoles.of(config(node), overlap))
+        PrimaryBackupConfig config = production ? PrimaryBackupConfig.of(FIRST, SECOND, node) : config(node);
+        replicas[node] = builder.roles(PrimaryBackupRoles.of(config, overlap))
                 .transport(network.join(node))
                 .application(apps[node])
                 .mixer(mixer)
