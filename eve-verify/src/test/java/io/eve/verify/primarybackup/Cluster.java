@@ -8,13 +8,18 @@ import io.eve.verify.runtime.ReplicaRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
-/** Two primary-backup replicas of {@link CounterApp} over a {@link LocalNetwork}, for in-process tests. */
+/**
+ * Two primary-backup replicas of {@link CounterApp} over a {@link LocalNetwork}, for in-process tests, and
+ * optionally their witness.
+ */
 final class Cluster implements AutoCloseable {
     static final int FIRST = 0;
     static final int SECOND = 1;
+    static final int WITNESS = 2;
 
     final LocalNetwork network = new LocalNetwork();
     final ReplicaRuntime[] replicas = new ReplicaRuntime[2];
@@ -22,6 +27,8 @@ final class Cluster implements AutoCloseable {
     final PausableClock[] clocks = {new PausableClock(), new PausableClock()};
     private final io.eve.mixer.Mixer mixer;
     private final boolean overlap;
+    private final boolean fenced;
+    private ReplicaRuntime witness;
     final List<Throwable> failures = new CopyOnWriteArrayList<>();
     private final List<EveClient> clients = new ArrayList<>();
 
@@ -35,11 +42,29 @@ final class Cluster implements AutoCloseable {
 
     /** @param overlap whether the replicas overlap consecutive batches in their stages */
     Cluster(io.eve.mixer.Mixer mixer, boolean overlap) {
+        this(mixer, overlap, false);
+    }
+
+    private Cluster(io.eve.mixer.Mixer mixer, boolean overlap, boolean fenced) {
         this.mixer = mixer;
         this.overlap = overlap;
+        this.fenced = fenced;
+        if (fenced) {
+            witness = ReplicaRuntime.builder()
+                    .roles(WitnessRoles.of(WITNESS, config(FIRST), Optional.empty()))
+                    .transport(network.join(WITNESS))
+                    .onFailure(failures::add)
+                    .build();
+            witness.start();
+        }
         for (int node = 0; node < 2; node++) {
             start(node, false);
         }
+    }
+
+    /** The pair fenced by a witness (node {@link #WITNESS}, without a disk). */
+    static Cluster withWitness() {
+        return new Cluster(KeyConflictMixer.unbounded(), true, true);
     }
 
     static PrimaryBackupConfig config(int self) {
@@ -51,7 +76,7 @@ final class Cluster implements AutoCloseable {
     void start(int node, boolean joining) {
         apps[node] = new CounterApp();
         replicas[node] = ReplicaRuntime.builder()
-                .roles(PrimaryBackupRoles.of(config(node), overlap))
+                .roles(PrimaryBackupRoles.of(fenced ? config(node).withWitness(WITNESS) : config(node), overlap))
                 .transport(network.join(node))
                 .application(apps[node])
                 .mixer(mixer)
@@ -67,6 +92,12 @@ final class Cluster implements AutoCloseable {
     boolean peerAlive(int node) {
         return replicas[node].inspect(
                 roles -> ((PrimaryBackupRoles) roles).machine().peerAlive());
+    }
+
+    /** Whether node {@code node}'s state machine is the primary. */
+    boolean isPrimary(int node) {
+        return replicas[node].inspect(
+                roles -> ((PrimaryBackupRoles) roles).machine().isPrimary());
     }
 
     void crash(int node) {
@@ -104,6 +135,9 @@ final class Cluster implements AutoCloseable {
             if (replica != null) {
                 replica.close();
             }
+        }
+        if (witness != null) {
+            witness.close();
         }
         network.close();
     }
