@@ -46,6 +46,9 @@ final class BackupRole implements Role {
 
     private record PeerJoining(long since, JoinRequest last) {}
 
+    /** The latest view the fence reported when it refused this joiner a takeover: ask above it next time. */
+    private long refusedBelow;
+
     private BackupRole(PairContext ctx, Optional<CatchingUp> catchingUp) {
         this.ctx = ctx;
         this.catchingUp = catchingUp;
@@ -440,7 +443,7 @@ final class BackupRole implements Role {
                 || catchingUp.get().isInstalling()) {
             return;
         }
-        long target = ctx.nextOwnView(Math.max(ctx.view, message.view()));
+        long target = ctx.nextOwnView(Math.max(Math.max(ctx.view, message.view()), refusedBelow));
         Fence.Solo solo = ctx.fence.trySolo(target, ctx.clock);
         if (solo == Fence.Solo.HELD) {
             LOG.warn(
@@ -457,11 +460,14 @@ final class BackupRole implements Role {
             executed.clear();
             takeOver(target);
         } else if (solo == Fence.Solo.REFUSED) {
+            // A restarted replica starts in view 0, below what the witness granted before the restart.
+            Message.FenceAnswer refusal = ctx.fence.refusal();
+            refusedBelow = Math.max(refusedBelow, refusal.view());
             LOG.warn(
                     "{}: both replicas are joining, and the fence refused this one view {} ({})",
                     ctx.name,
                     target,
-                    ctx.fence.refusal());
+                    refusal);
         }
     }
 

@@ -399,4 +399,21 @@ class PrimaryBackupTest {
         assertThat(longer.machine.joining()).isTrue();
         assertThat(longer.actions.log).noneMatch(line -> line.startsWith("transfer"));
     }
+
+    @Test
+    void shouldAskAboveTheViewTheWitnessReportsWhenItRefusesTheLongerJoiner() {
+        Pair longer = Pair.restarted(Pair.SECOND, true, 5);
+        peerJoins(longer, 0, 3, 10);
+        peerJoins(longer, 0, 3, 120);
+        Message.FenceRequest first = longer.lastFenceRequest();
+        longer.machine.onMessage(
+                Pair.WITNESS, new Message.FenceAnswer(first.requestId(), 4, false, Pair.FIRST), 121 * Pair.MS, 121);
+        peerJoins(longer, 0, 3, 130);
+        assertThat(longer.lastFenceRequest().view())
+                .as("the restarted replica's view 0 is below the witness's view 4")
+                .isEqualTo(5);
+        longer.witnessGrants(131);
+        assertThat(longer.machine.isPrimary()).isTrue();
+        assertThat(longer.machine.view()).isEqualTo(5);
+    }
 }
