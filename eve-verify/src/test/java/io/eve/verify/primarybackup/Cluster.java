@@ -94,6 +94,22 @@ final class Cluster implements AutoCloseable {
                 roles -> ((PrimaryBackupRoles) roles).machine().peerAlive());
     }
 
+    /** The witness's state, or empty while it waits for both replicas' reports (or without a witness). */
+    Optional<WitnessState> witnessState() {
+        return witness == null
+                ? Optional.empty()
+                : witness.inspect(roles -> ((WitnessRoles) roles).witness().state());
+    }
+
+    /** What each node's state machine says of itself, for failure messages. */
+    String describe() {
+        StringBuilder text = new StringBuilder();
+        for (int node = 0; node < 2; node++) {
+            text.append(replicas[node].status()).append("; ");
+        }
+        return text.append("witness ").append(witnessState()).toString();
+    }
+
     /** Whether node {@code node}'s state machine is the primary. */
     boolean isPrimary(int node) {
         return replicas[node].inspect(

@@ -82,10 +82,24 @@ class WitnessFaultsIT {
         runCutOff(true);
     }
 
+    /** {@link Cluster#await}, naming each node's state if it times out. */
+    private static void await(Cluster cluster, String what, java.util.function.BooleanSupplier condition) {
+        try {
+            Cluster.await(what, condition);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + ": " + cluster.describe(), e);
+        }
+    }
+
     private static void runCutOff(boolean cutThePrimary) throws Exception {
         try (Cluster cluster = Cluster.withWitness()) {
             Writers writers = new Writers(cluster, 3);
             Cluster.await("the pair serves", () -> writers.total() >= 30);
+            Cluster.await(
+                    "the witness knows the pair's state and the primary verifies with its backup",
+                    () -> cluster.witnessState().isPresent()
+                            && cluster.isPrimary(FIRST) != cluster.isPrimary(SECOND)
+                            && cluster.peerAlive(cluster.isPrimary(FIRST) ? FIRST : SECOND));
             int primary = cluster.isPrimary(FIRST) ? FIRST : SECOND;
             int cut = cutThePrimary ? primary : (primary == FIRST ? SECOND : FIRST);
             int survivor = cut == FIRST ? SECOND : FIRST;
@@ -93,19 +107,21 @@ class WitnessFaultsIT {
             long cutAt = System.nanoTime();
             cluster.network.setFirewall((from, to, message) -> from == cut || to == cut ? null : message);
             if (cutThePrimary) {
-                Cluster.await("the backup takes over with the witness's grant", () -> cluster.isPrimary(survivor));
+                await(cluster, "the backup takes over with the witness's grant", () -> cluster.isPrimary(survivor));
             } else {
-                Cluster.await("the primary goes on alone", () -> !cluster.peerAlive(survivor));
+                await(cluster, "the primary goes on alone", () -> !cluster.peerAlive(survivor));
             }
             long beforeOutage = writers.total();
-            Cluster.await(
+            await(
+                    cluster,
                     "three failure timeouts pass, with writes acknowledged meanwhile",
                     () -> System.nanoTime() - cutAt > 3 * FAILURE_TIMEOUT_NANOS && writers.total() > beforeOutage + 20);
             cluster.network.setFirewall((from, to, message) -> message);
 
             writers.stop();
             assertThat(writers.failures).isEmpty();
-            Cluster.await(
+            await(
+                    cluster,
                     "both replicas hold the same committed state",
                     () -> cluster.replicas[FIRST].summary().equals(cluster.replicas[SECOND].summary())
                             && cluster.replicas[cut].committed() == cluster.replicas[survivor].committed());
