@@ -85,9 +85,16 @@ final class BackupRole implements Role {
 
     @Override
     public void onClientRequest(int from, ClientRequest message) {
+        int primary = ctx.primaryOf(ctx.view);
+        if (primary == ctx.self()) {
+            // Joining in a view this replica is the primary of by number (it restarted): no one serves yet, and a
+            // redirect to itself would send the client straight back. It retries after its attempt timeout.
+            LOG.debug("{}: joining; not answering {}", ctx.name, message.request());
+            return;
+        }
         ctx.actions.send(
                 from,
-                new Redirect(message.request().clientId(), message.request().requestSeq(), ctx.primaryOf(ctx.view)));
+                new Redirect(message.request().clientId(), message.request().requestSeq(), primary));
     }
 
     @Override

@@ -174,4 +174,19 @@ class BackupRoleTest {
         pair.tick(20);
         assertThat(pair.actions.sent(Message.JoinRequest.class)).hasSize(2);
     }
+
+    @Test
+    void shouldRedirectClientsToThePrimaryButNotToItselfWhileJoiningInItsOwnView() {
+        Pair second = Pair.restarted(SECOND, false, 0);
+        second.fromClient(1, 1);
+        assertThat(second.actions.sent(Message.Redirect.class))
+                .singleElement()
+                .satisfies(r -> assertThat(r.primary()).isEqualTo(Pair.FIRST));
+        Pair first = Pair.restarted(Pair.FIRST, false, 0);
+        first.fromClient(1, 1);
+        assertThat(first.actions.sent(Message.Redirect.class))
+                .as("the primary of view 0 by number, restarted: a redirect to itself would loop")
+                .isEmpty();
+        assertThat(first.actions.executed).isEmpty();
+    }
 }
