@@ -77,10 +77,6 @@ final class BackupRole implements Role {
         return catchingUp.map(CatchingUp::isJoining).orElse(false);
     }
 
-    boolean isCatchingUp() {
-        return catchingUp.isPresent();
-    }
-
     // ---- messages ------------------------------------------------------------------------------
 
     @Override
@@ -482,7 +478,7 @@ final class BackupRole implements Role {
      * Whether this joiner's history is the one both go on from: the longer committed one; on a tie (the same
      * batches, committed histories never fork under the fence) the primary of the later of the two views.
      */
-    boolean holdsLongerHistory(JoinRequest peerJoin) {
+    private boolean holdsLongerHistory(JoinRequest peerJoin) {
         if (ctx.committed != peerJoin.stableSeq()) {
             return ctx.committed > peerJoin.stableSeq();
         }

@@ -298,10 +298,6 @@ final class PrimaryRole implements Role {
         return peer != Peer.SILENT;
     }
 
-    Peer peer() {
-        return peer;
-    }
-
     // ---- batching ------------------------------------------------------------------------------
 
     /**
