@@ -21,10 +21,8 @@ public final class PrimaryBackupRoles implements HostedRoles {
     private PrimaryBackupRoles(
             PrimaryBackupConfig config, ReplicaHost host, boolean joining, LongSupplier seeds, boolean overlap) {
         this.host = host;
-        this.machine = new PrimaryBackup(config, new Bindings(), joining, seeds);
-        if (host.recoveredSeq() > 0) {
-            machine.resume(host.recoveredSeq(), host.recoveredView());
-        }
+        this.machine =
+                new PrimaryBackup(config, new Bindings(), joining, host.recoveredSeq(), host.recoveredView(), seeds);
         if (overlap) {
             host.overlapBatches(seq -> machine.onStageDraining(seq, host.wallMillis()));
         }

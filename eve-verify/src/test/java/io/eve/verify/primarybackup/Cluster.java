@@ -9,13 +9,18 @@ import io.eve.verify.runtime.ReplicaRuntimeBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
-/** Two primary-backup replicas of {@link CounterApp} over a {@link LocalNetwork}, for in-process tests. */
+/**
+ * Two primary-backup replicas of {@link CounterApp} over a {@link LocalNetwork}, for in-process tests, and
+ * optionally their witness.
+ */
 final class Cluster implements AutoCloseable {
     static final int FIRST = 0;
     static final int SECOND = 1;
+    static final int WITNESS = 2;
 
     final LocalNetwork network = new LocalNetwork();
     final ReplicaRuntime[] replicas = new ReplicaRuntime[2];
@@ -23,6 +28,8 @@ final class Cluster implements AutoCloseable {
     final PausableClock[] clocks = {new PausableClock(), new PausableClock()};
     private final io.eve.mixer.Mixer mixer;
     private final boolean overlap;
+    private final boolean fenced;
+    private ReplicaRuntime witness;
     final List<Throwable> failures = new CopyOnWriteArrayList<>();
     private final List<EveClient> clients = new ArrayList<>();
 
@@ -44,11 +51,7 @@ final class Cluster implements AutoCloseable {
      *     nothing on disk
      */
     Cluster(io.eve.mixer.Mixer mixer, boolean overlap, java.nio.file.Path storage) {
-        this(mixer, overlap, storage, true);
-    }
-
-    private Cluster(io.eve.mixer.Mixer mixer, boolean overlap, java.nio.file.Path storage, boolean startAll) {
-        this(mixer, overlap, storage, startAll, false);
+        this(mixer, overlap, storage, true, false, false);
     }
 
     private Cluster(
@@ -56,14 +59,29 @@ final class Cluster implements AutoCloseable {
             boolean overlap,
             java.nio.file.Path storage,
             boolean startAll,
-            boolean production) {
+            boolean production,
+            boolean fenced) {
         this.mixer = mixer;
         this.overlap = overlap;
         this.storage = storage;
         this.production = production;
+        this.fenced = fenced;
+        if (fenced) {
+            witness = ReplicaRuntime.builder()
+                    .roles(WitnessRoles.of(WITNESS, config(FIRST), Optional.empty()))
+                    .transport(network.join(WITNESS))
+                    .onFailure(failures::add)
+                    .build();
+            witness.start();
+        }
         for (int node = 0; node < 2 && startAll; node++) {
             start(node, false);
         }
+    }
+
+    /** The pair fenced by a witness (node {@link #WITNESS}, without a disk). */
+    static Cluster withWitness() {
+        return new Cluster(KeyConflictMixer.unbounded(), true, null, true, false, true);
     }
 
     /** Replicas with durable storage under {@code storage}. */
@@ -77,12 +95,12 @@ final class Cluster implements AutoCloseable {
      * storage}, or in memory if it is null. For benchmarks.
      */
     static Cluster production(java.nio.file.Path storage) {
-        return new Cluster(KeyConflictMixer.unbounded(), true, storage, true, true);
+        return new Cluster(KeyConflictMixer.unbounded(), true, storage, true, true, false);
     }
 
     /** A durable cluster whose nodes the test starts itself (a restart of the whole cluster). */
     static Cluster durableStopped(java.nio.file.Path storage) {
-        return new Cluster(KeyConflictMixer.unbounded(), true, storage, false);
+        return new Cluster(KeyConflictMixer.unbounded(), true, storage, false, false, false);
     }
 
     private final java.nio.file.Path storage;
@@ -118,6 +136,9 @@ final class Cluster implements AutoCloseable {
             builder.resumeAsPrimary(resumeView);
         }
         PrimaryBackupConfig config = production ? PrimaryBackupConfig.of(FIRST, SECOND, node) : config(node);
+        if (fenced) {
+            config = config.withWitness(WITNESS);
+        }
         replicas[node] = builder.roles(PrimaryBackupRoles.of(config, overlap))
                 .transport(network.join(node))
                 .application(apps[node])
@@ -134,6 +155,28 @@ final class Cluster implements AutoCloseable {
     boolean peerAlive(int node) {
         return replicas[node].inspect(
                 roles -> ((PrimaryBackupRoles) roles).machine().peerAlive());
+    }
+
+    /** The witness's state, or empty while it waits for both replicas' reports (or without a witness). */
+    Optional<WitnessState> witnessState() {
+        return witness == null
+                ? Optional.empty()
+                : witness.inspect(roles -> ((WitnessRoles) roles).witness().state());
+    }
+
+    /** What each node's state machine says of itself, for failure messages. */
+    String describe() {
+        StringBuilder text = new StringBuilder();
+        for (int node = 0; node < 2; node++) {
+            text.append(replicas[node].status()).append("; ");
+        }
+        return text.append("witness ").append(witnessState()).toString();
+    }
+
+    /** Whether node {@code node}'s state machine is the primary. */
+    boolean isPrimary(int node) {
+        return replicas[node].inspect(
+                roles -> ((PrimaryBackupRoles) roles).machine().isPrimary());
     }
 
     void crash(int node) {
@@ -171,6 +214,9 @@ final class Cluster implements AutoCloseable {
             if (replica != null) {
                 replica.close();
             }
+        }
+        if (witness != null) {
+            witness.close();
         }
         network.close();
     }

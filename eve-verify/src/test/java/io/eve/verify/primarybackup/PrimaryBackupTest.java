@@ -303,4 +303,117 @@ class PrimaryBackupTest {
         backup.onTick((PrimaryBackup.STARTUP_GRACE_TIMEOUTS * 100 + 1) * MS, 400);
         assertThat(backup.isPrimary()).isTrue();
     }
+
+    // ---- whole-cluster restart: both replicas joining from their disks --------------------------
+
+    /** The peer, joining too, asks for the state at {@code atMillis}. */
+    private static void peerJoins(Pair pair, long view, long stableSeq, long atMillis) {
+        pair.fromPeer(new Message.JoinRequest(view, stableSeq), atMillis);
+    }
+
+    @Test
+    void shouldTakeOverAsTheJoinerWithTheLongerCommittedHistoryWhenBothRestart() {
+        Pair longer = Pair.restarted(Pair.SECOND, false, 5);
+        peerJoins(longer, 0, 3, 10);
+        assertThat(longer.machine.joining())
+                .as("a peer that only asks for state for less than a failure timeout may be a resyncing backup")
+                .isTrue();
+        peerJoins(longer, 0, 3, 120);
+        assertThat(longer.machine.isPrimary()).isTrue();
+        assertThat(longer.machine.view()).as("above both announced views").isEqualTo(1);
+        assertThat(longer.machine.committed()).isEqualTo(5);
+        assertThat(longer.actions.log).last().isEqualTo("transfer 0 since 3");
+        assertThat(longer.released()).isZero();
+    }
+
+    @Test
+    void shouldWaitForThePeerWhenItsCommittedHistoryIsLonger() {
+        Pair shorter = Pair.restarted(Pair.FIRST, false, 3);
+        for (long at = 10; at <= 400; at += 10) {
+            peerJoins(shorter, 0, 5, at);
+            shorter.tick(at);
+        }
+        assertThat(shorter.machine.joining()).isTrue();
+        assertThat(shorter.machine.isPrimary()).isFalse();
+        assertThat(shorter.actions.log).noneMatch(line -> line.startsWith("transfer"));
+        assertThat(shorter.actions.sent(Message.JoinRequest.class))
+                .as("it keeps asking for the state")
+                .hasSizeGreaterThan(30)
+                .allMatch(join -> join.stableSeq() == 3);
+    }
+
+    @Test
+    void shouldBreakATieForThePrimaryOfTheLaterAnnouncedView() {
+        Pair first = Pair.restarted(Pair.FIRST, false, 5);
+        Pair second = Pair.restarted(Pair.SECOND, false, 5);
+        for (long at : new long[] {10, 120}) {
+            peerJoins(first, 0, 5, at);
+            peerJoins(second, 0, 5, at);
+        }
+        assertThat(first.machine.isPrimary()).as("primary of view 0").isTrue();
+        assertThat(second.machine.isPrimary()).isFalse();
+
+        Pair secondAgain = Pair.restarted(Pair.SECOND, false, 5);
+        peerJoins(secondAgain, 3, 5, 10);
+        peerJoins(secondAgain, 3, 5, 120);
+        assertThat(secondAgain.machine.isPrimary())
+                .as("node 1 is the primary of view 3, the later view")
+                .isTrue();
+        assertThat(secondAgain.machine.view()).isEqualTo(5);
+    }
+
+    @Test
+    void shouldNotTakeOverAsAJoinerWhenThePeerDoesMoreThanAskForState() {
+        Pair joiner = Pair.restarted(Pair.SECOND, false, 5);
+        peerJoins(joiner, 0, 3, 10);
+        joiner.fromPeer(new Message.Heartbeat(0, 3), 60);
+        peerJoins(joiner, 0, 3, 120);
+        assertThat(joiner.machine.isPrimary()).isFalse();
+        peerJoins(joiner, 0, 3, 230);
+        assertThat(joiner.machine.isPrimary()).isTrue();
+    }
+
+    @Test
+    void shouldTakeOverAsTheLongerJoinerOnlyWithTheWitnessGrant() {
+        Pair longer = Pair.restarted(Pair.SECOND, true, 5);
+        peerJoins(longer, 0, 3, 10);
+        peerJoins(longer, 0, 3, 120);
+        assertThat(longer.machine.isPrimary()).isFalse();
+        assertThat(longer.lastFenceRequest()).satisfies(r -> {
+            assertThat(r.solo()).isTrue();
+            assertThat(r.view()).isEqualTo(1);
+        });
+        longer.witnessGrants(121);
+        assertThat(longer.machine.isPrimary()).isTrue();
+        assertThat(longer.machine.soloHeld()).isTrue();
+        assertThat(longer.actions.log).last().isEqualTo("transfer 0 since 3");
+    }
+
+    @Test
+    void shouldStayJoiningWhenTheWitnessRefusesTheLongerJoiner() {
+        Pair longer = Pair.restarted(Pair.SECOND, true, 5);
+        peerJoins(longer, 0, 3, 10);
+        peerJoins(longer, 0, 3, 120);
+        longer.witnessRefuses(2, Pair.FIRST, 121);
+        assertThat(longer.machine.isPrimary()).isFalse();
+        assertThat(longer.machine.joining()).isTrue();
+        assertThat(longer.actions.log).noneMatch(line -> line.startsWith("transfer"));
+    }
+
+    @Test
+    void shouldAskAboveTheViewTheWitnessReportsWhenItRefusesTheLongerJoiner() {
+        Pair longer = Pair.restarted(Pair.SECOND, true, 5);
+        peerJoins(longer, 0, 3, 10);
+        peerJoins(longer, 0, 3, 120);
+        Message.FenceRequest first = longer.lastFenceRequest();
+        longer.machine.onMessage(
+                Pair.WITNESS, new Message.FenceAnswer(first.requestId(), 4, false, Pair.FIRST), 121 * Pair.MS, 121);
+        peerJoins(longer, 0, 3, 130);
+        assertThat(longer.lastFenceRequest().view())
+                .as("the restarted replica's view 0 is below the witness's view 4")
+                .isEqualTo(5);
+        longer.witnessGrants(131);
+        assertThat(longer.machine.isPrimary()).isTrue();
+        assertThat(longer.machine.view()).isEqualTo(5);
+    }
 }

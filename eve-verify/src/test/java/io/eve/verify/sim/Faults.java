@@ -19,6 +19,8 @@ package io.eve.verify.sim;
  *     replica's link to the witness cut, either replica's monotonic clock jumping past the failure timeout
  * @param lateStart whether one replica comes up seconds after the other
  * @param witness whether the pair is fenced by a simulated witness (otherwise the timing fence)
+ * @param pairRestarts whether both replicas may crash at once and restart from their disks (each keeping the
+ *     state of its last committed batch), the whole-cluster restart
  */
 record Faults(
         double replicaDropRate,
@@ -32,29 +34,60 @@ record Faults(
         boolean clockJumps,
         boolean longFaults,
         boolean lateStart,
-        boolean witness) {
+        boolean witness,
+        boolean pairRestarts) {
+
+    /** The faults without whole-cluster restarts. */
+    Faults(
+            double replicaDropRate,
+            boolean replicaReorder,
+            double replicaDuplicateRate,
+            boolean shortPartitions,
+            boolean clientFaults,
+            boolean crashes,
+            boolean fastRestarts,
+            boolean divergence,
+            boolean clockJumps,
+            boolean longFaults,
+            boolean lateStart,
+            boolean witness) {
+        this(
+                replicaDropRate,
+                replicaReorder,
+                replicaDuplicateRate,
+                shortPartitions,
+                clientFaults,
+                crashes,
+                fastRestarts,
+                divergence,
+                clockJumps,
+                longFaults,
+                lateStart,
+                witness,
+                false);
+    }
 
     /**
      * What the protocol is built for: a FIFO, lossless link between the replicas with variable delay,
      * crashes detected by the failure timeout, one-replica divergence, and lossy clients.
      */
     static Faults reliableLinks() {
-        return new Faults(0, false, 0, false, true, true, false, true, false, false, false, false);
+        return new Faults(0, false, 0, false, true, true, false, true, false, false, false, false, false);
     }
 
     /** The transport's full contract between replicas: FIFO, but a message may be lost (Transport javadoc). */
     static Faults lossyLinks() {
-        return new Faults(0.05, false, 0, true, true, true, false, true, false, false, false, false);
+        return new Faults(0.05, false, 0, true, true, true, false, true, false, false, false, false, false);
     }
 
     /** A restarted replica returns before its peer's failure timeout expired. */
     static Faults quickReturns() {
-        return new Faults(0, false, 0, false, true, true, true, true, false, false, false, false);
+        return new Faults(0, false, 0, false, true, true, true, true, false, false, false, false, false);
     }
 
     /** Beyond the transport contract: replica messages reordered and duplicated. */
     static Faults unorderedLinks() {
-        return new Faults(0, true, 0.05, false, true, true, false, true, false, false, false, false);
+        return new Faults(0, true, 0.05, false, true, true, false, true, false, false, false, false, false);
     }
 
     /**
@@ -65,7 +98,7 @@ record Faults(
      * a split brain by design (docs/primary-backup.md) and is not injected.
      */
     static Faults jumpingClocks() {
-        return new Faults(0, false, 0, false, true, true, false, true, true, false, false, false);
+        return new Faults(0, false, 0, false, true, true, false, true, true, false, false, false, false);
     }
 
     /**
@@ -74,21 +107,33 @@ record Faults(
      * safe only with the witness (docs/primary-backup.md, "Fencing with a witness").
      */
     static Faults longFaults(boolean witness) {
-        return new Faults(0, false, 0, false, true, true, false, true, false, true, false, witness);
+        return new Faults(0, false, 0, false, true, true, false, true, false, true, false, witness, false);
     }
 
     /** One replica starts seconds after the other, then the faults of {@link #reliableLinks()}. */
     static Faults lateStart(boolean witness) {
-        return new Faults(0, false, 0, false, true, true, false, true, false, false, true, witness);
+        return new Faults(0, false, 0, false, true, true, false, true, false, false, true, witness, false);
     }
 
     /** Crashes, divergence and lossy links, fenced by the witness (which may itself crash and restart). */
     static Faults witnessed() {
-        return new Faults(0.05, false, 0, true, true, true, false, true, false, false, false, true);
+        return new Faults(0.05, false, 0, true, true, true, false, true, false, false, false, true, false);
+    }
+
+    /**
+     * Both replicas crash at once and restart from their disks, besides the faults of {@link #reliableLinks()}:
+     * the one with the longer committed history takes over (docs/primary-backup.md, "Whole-cluster restart").
+     */
+    static Faults pairRestarts(boolean witness) {
+        return new Faults(0, false, 0, false, true, true, false, true, false, false, false, witness, true);
     }
 
     static Faults named(String name) {
         switch (name) {
+            case "pair-restart":
+                return pairRestarts(true);
+            case "pair-restart-no-witness":
+                return pairRestarts(false);
             case "long-faults":
                 return longFaults(true);
             case "long-faults-no-witness":
@@ -113,7 +158,8 @@ record Faults(
             default:
                 throw new IllegalArgumentException("unknown fault profile '" + name
                         + "'; expected reliable, lossy, fast-restart, unordered, clock-jump, witness, long-faults,"
-                        + " long-faults-no-witness, late-start or late-start-no-witness");
+                        + " long-faults-no-witness, late-start, late-start-no-witness, pair-restart or"
+                        + " pair-restart-no-witness");
         }
     }
 }

@@ -102,6 +102,21 @@ class PrimaryBackupSimulationTest {
     }
 
     /**
+     * Both replicas crash at once and restart from their disks (docs/primary-backup.md, "Whole-cluster
+     * restart"): the one with the longer committed history takes over and serves the other; no acknowledged
+     * write is lost.
+     */
+    @Test
+    void shouldLoseNoAcknowledgedWriteWhenBothReplicasRestartFromTheirDisksWithAWitness() {
+        runSeeds("pair-restart", 1, 40);
+    }
+
+    @Test
+    void shouldLoseNoAcknowledgedWriteWhenBothReplicasRestartFromTheirDisksWithoutAWitness() {
+        runSeeds("pair-restart-no-witness", 1, 40);
+    }
+
+    /**
      * The documented limit of a pair without a witness (docs/primary-backup.md, "Without a witness"): a fault
      * longer than the failure timeout loses acknowledged writes, and the simulator sees it.
      */

@@ -4,6 +4,7 @@ import io.eve.Reply;
 import io.eve.batch.Batch;
 import io.eve.execution.Executed;
 import io.eve.execution.ExecutionStage;
+import io.eve.execution.Token;
 import io.eve.merkle.ApplyResult;
 import io.eve.merkle.StateDelta;
 import io.eve.mixer.conflict.KeyConflictMixer;
@@ -14,6 +15,7 @@ import io.eve.verify.primarybackup.PrimaryBackupConfig;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
@@ -21,7 +23,7 @@ import java.util.function.LongSupplier;
  * One incarnation of a replica: a real {@link PrimaryBackup} machine and a real {@link ExecutionStage}
  * whose operations take simulated time and run strictly one after another in the order the machine asked
  * for them, as on the runtime's stage thread ({@code ReplicaRuntime.Bindings}). A crash ends the
- * incarnation; a restart builds a new one with fresh state.
+ * incarnation; a restart builds a new one with fresh state, or from the {@link Disk} the crashed one left.
  */
 final class SimReplica {
     private static final long TICK_NANOS = 5_000_000L;
@@ -53,21 +55,57 @@ final class SimReplica {
 
     private record StageOperation(String what, long nanos, Runnable work) {}
 
+    /**
+     * What a replica's disk holds after a crash (storage.sync=batch): the state of its last committed batch,
+     * logged before the replica released any reply of it, as a full delta and the token it leads to.
+     */
+    record Disk(long seq, StateDelta state, Token token) {}
+
     SimReplica(
             Simulation sim,
             int node,
             int incarnation,
             boolean joining,
             PrimaryBackupConfig config,
-            LongSupplier seeds) {
+            LongSupplier seeds,
+            Optional<Disk> disk) {
         this.sim = sim;
         this.node = node;
         this.incarnation = incarnation;
         this.joining = joining;
-        this.caughtUp = !joining;
+        this.caughtUp = !joining || disk.isPresent();
         this.startedAt = sim.now();
         this.stage = new ExecutionStage(app, KeyConflictMixer.unbounded(), new InlineExecutor());
-        this.machine = new PrimaryBackup(config, new Bindings(), joining, seeds);
+        long recovered = disk.map(this::recover).orElse(0L);
+        this.protocolStable = recovered;
+        this.machine = new PrimaryBackup(config, new Bindings(), joining, recovered, seeds);
+    }
+
+    /** Loads the state a disk holds into the fresh stage: the version it committed last, stable. */
+    private long recover(Disk disk) {
+        ApplyResult result = stage.apply(disk.state(), disk.token());
+        if (!result.applied()) {
+            throw new IllegalStateException(name() + ": the disk's state does not load: " + result.reason());
+        }
+        stage.markStable(disk.seq());
+        return disk.seq();
+    }
+
+    /**
+     * What this incarnation's disk holds when it crashes: the state at the last batch its protocol declared
+     * committed (every version from the stage's stable one to it is a committed one; the stage holds it).
+     */
+    Optional<Disk> disk() {
+        long seq = Math.max(stage.stableSeq(), Math.min(protocolStable, stage.executedSeq()));
+        if (seq == 0) {
+            return Optional.empty();
+        }
+        stage.rollbackTo(seq);
+        Token token = stage.lastToken();
+        if (token == null || token.seq() != seq) {
+            throw new IllegalStateException(name() + ": no token for the version " + seq + " on its disk: " + token);
+        }
+        return Optional.of(new Disk(seq, stage.deltaSince(0), token));
     }
 
     String name() {

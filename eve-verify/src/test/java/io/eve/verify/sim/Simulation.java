@@ -283,6 +283,10 @@ final class Simulation implements World {
     // ---- replicas and faults ---------------------------------------------------------------------
 
     private void startReplica(int node, boolean joining) {
+        startReplica(node, joining, Optional.empty());
+    }
+
+    private void startReplica(int node, boolean joining, Optional<SimReplica.Disk> disk) {
         PrimaryBackupConfig config = PrimaryBackupConfig.of(NODES[0], NODES[1], node)
                 .withTimeouts(HEARTBEAT_NANOS, FAILURE_TIMEOUT_NANOS)
                 .withBatching(pipelineDepth, maxBatchSize, maxBatchDelayNanos);
@@ -290,10 +294,12 @@ final class Simulation implements World {
             config = config.withWitness(WITNESS);
         }
         SplittableRandom batchSeeds = root.split();
-        SimReplica replica = new SimReplica(this, node, ++incarnations[node], joining, config, batchSeeds::nextLong);
+        SimReplica replica =
+                new SimReplica(this, node, ++incarnations[node], joining, config, batchSeeds::nextLong, disk);
         replica.app.staleGets = settings.staleGets();
         replicas[node] = replica;
-        log("start " + replica.name() + (joining ? " (joining)" : ""));
+        log("start " + replica.name() + (joining ? " (joining)" : "")
+                + disk.map(d -> " from its disk at batch " + d.seq()).orElse(""));
         replica.start();
     }
 
@@ -326,6 +332,8 @@ final class Simulation implements World {
             log("fault: crash " + witness.name() + ", restart in " + downFor / MS + " ms");
             witness.crash();
             queue.after(downFor, "restart the witness", this::startWitness);
+        } else if (kind == 0 && faults.pairRestarts() && inService() && faultRandom.nextBoolean()) {
+            restartPairFromDisks();
         } else if (kind == 0 && faults.crashes() && inService()) {
             crash(NODES[faultRandom.nextInt(2)]);
         } else if (kind == 1 && faults.divergence() && inService()) {
@@ -443,6 +451,26 @@ final class Simulation implements World {
         log("fault: crash " + replica.name() + " (primary: " + replica.machine.isPrimary() + "), restart in "
                 + downFor / MS + " ms");
         queue.after(downFor, "restart node " + node, () -> startReplica(node, true));
+    }
+
+    /**
+     * Both replicas crash at once and restart, one after the other, from their disks: each keeps the state of
+     * its last committed batch (docs/primary-backup.md, "Whole-cluster restart").
+     */
+    private void restartPairFromDisks() {
+        long downFor = 5 * MS + faultRandom.nextLong(FAILURE_TIMEOUT_NANOS);
+        for (int node : NODES) {
+            SimReplica replica = replicas[node];
+            Optional<SimReplica.Disk> disk = replica.disk();
+            replica.crash();
+            crashes++;
+            long after = downFor + faultRandom.nextLong(FAILURE_TIMEOUT_NANOS / 2);
+            log("fault: crash " + replica.name() + " (primary: " + replica.machine.isPrimary() + ") with the pair,"
+                    + " restart from its disk (committed "
+                    + disk.map(SimReplica.Disk::seq).orElse(0L) + ") in "
+                    + after / MS + " ms");
+            queue.after(after, "restart node " + node + " from its disk", () -> startReplica(node, true, disk));
+        }
     }
 
     private void diverge(int node) {

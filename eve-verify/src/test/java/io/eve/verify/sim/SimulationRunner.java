@@ -10,6 +10,7 @@ import java.util.List;
  * <pre>
  *   --profile reliable|lossy|fast-restart|unordered|clock-jump|asymmetric   primary-backup (default reliable)
  *             witness|long-faults|long-faults-no-witness|late-start|late-start-no-witness   fenced (or not)
+ *             pair-restart|pair-restart-no-witness   both replicas restart from their disks at once
  *             crash|crash-lossy|bft|bft-lossy|bft-forge  the quorum protocol
  *             crash-rejoin|bft-rejoin    restarts on a healthy cluster, back in service without a view change
  *   --seeds N        how many seeds, from --first (default 1) on
