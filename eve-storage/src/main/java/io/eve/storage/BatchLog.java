@@ -185,7 +185,9 @@ final class BatchLog implements AutoCloseable {
     /** Writes one record at the end of the log (not yet forced). */
     void append(LoggedBatch batch) throws IOException {
         if (current == null || currentSize >= segmentBytes) {
-            roll();
+            // The records of the full segment must reach the disk too: the next force covers only the new one,
+            // and a group that crosses the boundary is reported durable as a whole.
+            roll(true);
             open();
         }
         ByteBuffer record = LogRecords.encode(batch);
