@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eve.protocol.Message;
 import io.eve.samples.cli.ReplicaLaunch;
-import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,18 +51,17 @@ class QuorumNemesisIT {
     /** The transport's frame timeout (NettyTransport's default): a slow-loris connection lasts this long. */
     private static final Duration FRAME_TIMEOUT = Duration.ofSeconds(30);
 
-    private final List<String> faults = new ArrayList<>();
-    private final long startedAt = System.nanoTime();
+    private final Nemesis nemesis = new Nemesis(LIMIT);
     private int injected;
 
     @Test
     void shouldStayLinearizableWhenAReplicaIsPartitionedLongerThanTheFailureTimeout() throws Exception {
-        Path dir = workDir("quorum-nemesis");
+        Path dir = Nemesis.workDir("quorum-nemesis");
         try (ProxiedCluster wired = ProxiedCluster.wire(dir, "crash", FAILURE_TIMEOUT_MS)) {
             ReplicaProcesses cluster = wired.launch();
             RegisterWorkload workload = RegisterWorkload.start(wired.clientConfig(), 9_000, 6, KEYS, OBJECT_SIZE);
             try {
-                awaitProgress(workload, 200);
+                nemesis.awaitProgress(workload, 200);
                 int primary = cluster.primary(LIMIT);
                 partition(wired, workload, (primary + 1) % 3);
                 partition(wired, workload, primary);
@@ -80,7 +77,7 @@ class QuorumNemesisIT {
 
     @Test
     void shouldStayLinearizableAndDropForgedReplayedAndSlowFramesInTheBftProfile() throws Exception {
-        Path dir = workDir("quorum-nemesis-bft");
+        Path dir = Nemesis.workDir("quorum-nemesis-bft");
         try (ProxiedCluster wired = ProxiedCluster.wire(dir, "bft", FAILURE_TIMEOUT_MS);
                 HostilePeer attacker = new HostilePeer(wired.transportAddress(TARGET))) {
             wired.link(CAPTURED_FROM, TARGET).capture(CAPTURE_BYTES);
@@ -99,7 +96,7 @@ class QuorumNemesisIT {
         RegisterWorkload workload = RegisterWorkload.start(wired.clientConfig(), 9_000, 6, KEYS, OBJECT_SIZE);
         long rejectedExpected;
         try {
-            awaitProgress(workload, 200);
+            nemesis.awaitProgress(workload, 200);
             partition(wired, workload, cluster.primary(LIMIT));
             rejectedExpected = attack(wired, cluster, attacker, workload);
             killAndRejoin(cluster, workload, executionBackupOtherThanTarget(cluster));
@@ -109,10 +106,10 @@ class QuorumNemesisIT {
             workload.stop();
         }
         Duration heldOpen = awaitClosed(loris);
-        log("node " + TARGET + " closed the slow-loris connection after " + heldOpen.toMillis() + " ms (" + loris.sent()
-                + " bytes of its frame sent)");
+        nemesis.log("node " + TARGET + " closed the slow-loris connection after " + heldOpen.toMillis() + " ms ("
+                + loris.sent() + " bytes of its frame sent)");
         long rejected = rejected(cluster);
-        log("node " + TARGET + " eve_auth_rejected_total " + rejected + ", expected " + rejectedExpected);
+        nemesis.log("node " + TARGET + " eve_auth_rejected_total " + rejected + ", expected " + rejectedExpected);
         finish(dir, cluster, workload);
 
         assertThat(rejected)
@@ -157,7 +154,7 @@ class QuorumNemesisIT {
         attacker.sendUnsealed(HOSTILE_ID + 1, NOT_FROM_A_CLIENT);
         long expected = before + FORGED + UNSEALED + envelopes.size() + NOT_FROM_A_CLIENT;
         awaitRejected(cluster, expected);
-        log("node " + TARGET + " dropped and counted all " + (expected - before));
+        nemesis.log("node " + TARGET + " dropped and counted all " + (expected - before));
 
         fault("replay node " + CAPTURED_FROM + "'s " + envelopes.size() + " envelopes in its own name to nodes "
                 + TARGET + " and 2");
@@ -165,7 +162,7 @@ class QuorumNemesisIT {
         try (HostilePeer second = new HostilePeer(wired.transportAddress(2))) {
             second.replay(CAPTURED_FROM, envelopes);
         }
-        awaitProgress(workload, 200);
+        nemesis.awaitProgress(workload, 200);
         return expected;
     }
 
@@ -208,20 +205,20 @@ class QuorumNemesisIT {
         fault("partition node " + node + " from the other replicas for " + millis + " ms");
         wired.isolate(node);
         Thread.sleep(millis); // the length of the fault, longer than the failure timeout
-        awaitProgress(workload, 100); // the others serve meanwhile
+        nemesis.awaitProgress(workload, 100); // the others serve meanwhile
         wired.healReplicaLinks();
-        log("heal node " + node);
-        awaitProgress(workload, 200);
+        nemesis.log("heal node " + node);
+        nemesis.awaitProgress(workload, 200);
     }
 
     private void killAndRejoin(ReplicaProcesses cluster, RegisterWorkload workload, int victim) throws Exception {
         fault("SIGKILL node " + victim);
         cluster.kill(victim);
-        awaitProgress(workload, 200);
-        log("restart node " + victim + " with --join");
+        nemesis.awaitProgress(workload, 200);
+        nemesis.log("restart node " + victim + " with --join");
         cluster.restartJoining(victim);
         cluster.awaitStatus(victim, status -> status.transfers() > 0, LIMIT);
-        awaitProgress(workload, 200);
+        nemesis.awaitProgress(workload, 200);
     }
 
     private void pause(ReplicaProcesses cluster, RegisterWorkload workload, int node) throws Exception {
@@ -232,7 +229,7 @@ class QuorumNemesisIT {
         } finally {
             cluster.resume(node);
         }
-        awaitProgress(workload, 200);
+        nemesis.awaitProgress(workload, 200);
     }
 
     private void delay(ProxiedCluster wired, RegisterWorkload workload) throws Exception {
@@ -240,7 +237,7 @@ class QuorumNemesisIT {
         wired.delayReplicaLinks(20);
         Thread.sleep(1_500); // the length of the fault
         wired.healReplicaLinks();
-        awaitProgress(workload, 200);
+        nemesis.awaitProgress(workload, 200);
     }
 
     /**
@@ -250,45 +247,16 @@ class QuorumNemesisIT {
     private void finish(Path dir, ReplicaProcesses cluster, RegisterWorkload workload) throws Exception {
         ReplicaLaunch.Status[] all = cluster.awaitSameState(1, LIMIT, 0, 1, 2);
         RegisterWorkload.Report report = workload.check();
-        log("done at batch " + all[0].stableSeq() + ", " + injected + " faults injected: " + report);
-        Files.write(dir.resolve("nemesis-report.txt"), faults, StandardCharsets.UTF_8);
+        nemesis.log("done at batch " + all[0].stableSeq() + ", " + injected + " faults injected: " + report);
+        Files.write(dir.resolve("nemesis-report.txt"), nemesis.events(), StandardCharsets.UTF_8);
 
         assertThat(report.violations()).as("linearizability: %s", report).isEmpty();
         assertThat(report.errors()).as("error replies").isZero();
         assertThat(report.checked()).as("operations checked").isGreaterThan(1_000);
     }
 
-    private static void awaitProgress(RegisterWorkload workload, long count) throws InterruptedException {
-        long target = workload.acknowledged() + count;
-        long deadline = System.nanoTime() + LIMIT.toNanos();
-        while (workload.acknowledged() < target) {
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError("no progress: " + workload.acknowledged() + " of " + target
-                        + " operations acknowledged within " + LIMIT);
-            }
-            Thread.sleep(20);
-        }
-    }
-
     private void fault(String event) {
         injected++;
-        log(event);
-    }
-
-    private void log(String event) {
-        String line = String.format("%7.3f s  %s", (System.nanoTime() - startedAt) / 1e9, event);
-        faults.add(line);
-        PrintStream out = System.out;
-        out.println("nemesis " + line);
-    }
-
-    private static Path workDir(String name) throws IOException {
-        Path dir = Path.of("target", "process-it", name);
-        try (var old = Files.list(Files.createDirectories(dir))) {
-            for (Path file : (Iterable<Path>) old::iterator) {
-                Files.delete(file);
-            }
-        }
-        return dir;
+        nemesis.log(event);
     }
 }

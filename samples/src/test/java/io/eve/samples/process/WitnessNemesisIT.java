@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eve.samples.cli.ReplicaLaunch;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,12 +33,11 @@ class WitnessNemesisIT {
     private static final Duration LIMIT = Duration.ofSeconds(30);
     private static final int WITNESS = 2;
 
-    private final List<String> faults = new ArrayList<>();
-    private final long startedAt = System.nanoTime();
+    private final Nemesis nemesis = new Nemesis(LIMIT);
 
     @Test
     void shouldLoseNoAcknowledgedWriteWhenPausesAndPartitionsOutlastTheFailureTimeout() throws Exception {
-        Path dir = workDir();
+        Path dir = Nemesis.workDir("witness-nemesis");
         int[] ports = ReplicaLaunch.freePorts(4);
         InetSocketAddress[] nodes = new InetSocketAddress[3];
         for (int node = 0; node < 3; node++) {
@@ -77,12 +75,12 @@ class WitnessNemesisIT {
                     ReplicaProcesses.start(dir, clients, configs, new int[] {ports[0], ports[1], ports[2]}, ports[3])) {
                 RegisterWorkload workload = RegisterWorkload.start(clients, 8_000, 6, KEYS, OBJECT_SIZE);
                 try {
-                    awaitProgress(workload, 200);
-                    pause(cluster, workload, backup(cluster), LONG_FAULT_MS);
-                    pause(cluster, workload, primary(cluster), LONG_FAULT_MS);
-                    cut(workload, "the links between the replicas", LONG_FAULT_MS, to[0][1], to[1][0]);
+                    nemesis.awaitProgress(workload, 200);
+                    nemesis.pause(cluster, workload, backup(cluster), LONG_FAULT_MS);
+                    nemesis.pause(cluster, workload, primary(cluster), LONG_FAULT_MS);
+                    nemesis.cut(workload, "the links between the replicas", LONG_FAULT_MS, to[0][1], to[1][0]);
                     int primary = primary(cluster);
-                    cut(
+                    nemesis.cut(
                             workload,
                             "the primary's links to the backup and the witness",
                             LONG_FAULT_MS,
@@ -95,8 +93,8 @@ class WitnessNemesisIT {
                 }
                 ReplicaLaunch.Status[] both = cluster.awaitSameState(1, LIMIT, 0, 1);
                 RegisterWorkload.Report report = workload.check();
-                log("done: " + report);
-                Files.write(dir.resolve("nemesis-report.txt"), lines(report), StandardCharsets.UTF_8);
+                nemesis.log("done: " + report);
+                Files.write(dir.resolve("nemesis-report.txt"), nemesis.events(), StandardCharsets.UTF_8);
 
                 assertThat(report.violations())
                         .as("linearizability: %s", report)
@@ -114,63 +112,12 @@ class WitnessNemesisIT {
         }
     }
 
-    private void pause(ReplicaProcesses cluster, RegisterWorkload workload, int node, long millis) throws Exception {
-        log("SIGSTOP node " + node + " for " + millis + " ms");
-        cluster.pause(node);
-        try {
-            Thread.sleep(millis); // the length of the fault, not a wait for a condition
-        } finally {
-            cluster.resume(node);
-        }
-        log("SIGCONT node " + node);
-        awaitProgress(workload, 200);
-    }
-
-    private void cut(RegisterWorkload workload, String what, long millis, LinkProxy... links) throws Exception {
-        log("cut " + what + " for " + millis + " ms");
-        for (LinkProxy link : links) {
-            link.cut();
-        }
-        Thread.sleep(millis); // the length of the fault
-        for (LinkProxy link : links) {
-            link.heal();
-        }
-        log("heal " + what);
-        awaitProgress(workload, 200);
-    }
-
     private static int primary(ReplicaProcesses cluster) throws InterruptedException {
         return cluster.primary(LIMIT);
     }
 
     private static int backup(ReplicaProcesses cluster) throws InterruptedException {
         return 1 - primary(cluster);
-    }
-
-    /** Waits until {@code count} more operations are acknowledged: the cluster serves again. */
-    private static void awaitProgress(RegisterWorkload workload, long count) throws InterruptedException {
-        long target = workload.acknowledged() + count;
-        long deadline = System.nanoTime() + LIMIT.toNanos();
-        while (workload.acknowledged() < target) {
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError("no progress: " + workload.acknowledged() + " of " + target
-                        + " operations acknowledged within " + LIMIT);
-            }
-            Thread.sleep(20);
-        }
-    }
-
-    private void log(String event) {
-        String line = String.format("%7.3f s  %s", (System.nanoTime() - startedAt) / 1e9, event);
-        faults.add(line);
-        PrintStream out = System.out;
-        out.println("nemesis " + line);
-    }
-
-    private List<String> lines(RegisterWorkload.Report report) {
-        List<String> lines = new ArrayList<>(faults);
-        lines.add(report.toString());
-        return lines;
     }
 
     private static Path writeConfig(Path file, int[] reach, int metricsPort) throws IOException {
@@ -188,15 +135,5 @@ class WitnessNemesisIT {
                         ""),
                 StandardCharsets.UTF_8);
         return file;
-    }
-
-    private static Path workDir() throws IOException {
-        Path dir = Path.of("target", "process-it", "witness-nemesis");
-        try (var old = Files.list(Files.createDirectories(dir))) {
-            for (Path file : (Iterable<Path>) old::iterator) {
-                Files.delete(file);
-            }
-        }
-        return dir;
     }
 }
