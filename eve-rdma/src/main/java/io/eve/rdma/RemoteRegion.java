@@ -28,7 +28,15 @@ public interface RemoteRegion extends AutoCloseable {
     void flush();
 
     /** Whether a write has failed; then nothing more goes through this path. */
-    boolean broken();
+    default boolean broken() {
+        return failure() != null;
+    }
+
+    /**
+     * The error that broke this path (for DiSNI the failed completion's status, e.g. {@code
+     * IBV_WC_RETRY_EXC_ERR}, or the failed post), or {@code null} while it works.
+     */
+    FabricException failure();
 
     @Override
     void close();

@@ -145,13 +145,13 @@ class PrimaryBackupOverRdmaIT {
         }
     }
 
+    /** The pair left the revoked rings for the control channel, and then came back to fresh rings. */
     private static void awaitDegraded(RdmaNodes rdma, int from, int to) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!rdma.transport(from).degraded(to) && System.nanoTime() - deadline < 0) {
-            Thread.sleep(20);
-        }
-        assertThat(rdma.transport(from).degraded(to))
-                .as("the pair moved to the control channel")
-                .isTrue();
+        RdmaDegradationTest.await(() -> rdma.transport(from).degrades(to) > 0);
+        RdmaDegradationTest.await(
+                () -> rdma.transport(from).ringOpen(to) && rdma.transport(to).ringOpen(from));
+        assertThat(rdma.transport(from).upgrades(to))
+                .as("the pair returned to rings")
+                .isPositive();
     }
 }

@@ -19,7 +19,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The RDMA path of a pair fails mid-stream: Netty takes over with nothing lost, reordered or duplicated. */
+/**
+ * The RDMA path of a pair fails mid-stream: Netty takes over with nothing lost, reordered or duplicated
+ * (FaultInjectionTest covers the return to rings once the fault clears).
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class RdmaDegradationTest {
     private static final int MESSAGES = 20_000;
@@ -74,7 +77,8 @@ class RdmaDegradationTest {
         await(() -> views.size() >= MESSAGES);
         assertThat(views)
                 .containsExactlyElementsOf(LongStream.range(0, MESSAGES).boxed().toList());
-        await(() -> nodes.transport(1).degraded(2) && nodes.transport(2).degraded(1));
+        // Both sides left the broken rings (the pair may since have re-probed and returned to fresh ones).
+        await(() -> nodes.transport(1).degrades(2) > 0 && nodes.transport(2).degrades(1) > 0);
         long[] sent = nodes.transport(1).sentCounts(2);
         assertThat(sent[0]).as("messages through the ring").isPositive();
         assertThat(sent[1]).as("messages through the control channel").isPositive();

@@ -96,8 +96,8 @@ final class DisniRemoteRegion implements RemoteRegion {
     }
 
     @Override
-    public boolean broken() {
-        return pending.failure() != null;
+    public FabricException failure() {
+        return pending.failure();
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.eve.rdma.ring;
 
-import io.eve.rdma.FabricException;
 import io.eve.rdma.RemoteRegion;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -75,13 +74,22 @@ public final class RingWriter {
         return tail - credit.consumed();
     }
 
-    /** The first failure of a write, or {@code null}: then the path is broken. */
+    /**
+     * The first failure of a write, or {@code null}: then the path is broken. It is the fabric's own error
+     * (a failed completion's status such as {@code IBV_WC_RETRY_EXC_ERR}, or a refused post), whichever of
+     * this writer's futures or the path reported it first.
+     */
     public Throwable failure() {
         Throwable cause = failure;
-        if (cause == null && remote.broken()) {
-            return new FabricException("the write path to the peer is broken");
+        return cause != null ? unwrap(cause) : remote.failure();
+    }
+
+    private static Throwable unwrap(Throwable cause) {
+        Throwable inner = cause;
+        while (inner instanceof java.util.concurrent.CompletionException && inner.getCause() != null) {
+            inner = inner.getCause();
         }
-        return cause;
+        return inner;
     }
 
     public void flush() {
