@@ -24,6 +24,14 @@ public interface RemoteRegion extends AutoCloseable {
      */
     CompletableFuture<Void> write(long offset, ByteBuffer source);
 
+    /**
+     * How many more writes may be posted now without overfilling the path's send queue (a queue pair's
+     * outstanding work requests); the ring waits, as for credit, when it needs more than this.
+     */
+    default int postSlots() {
+        return Integer.MAX_VALUE;
+    }
+
     /** Makes every posted write complete (or fail) without waiting for more writes. */
     void flush();
 

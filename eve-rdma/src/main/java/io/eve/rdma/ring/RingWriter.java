@@ -30,7 +30,8 @@ public final class RingWriter {
     /**
      * Appends an entry carrying {@code msgSeq} and {@code payload[offset, offset + length)} if credit allows.
      *
-     * @return false when out of credit (retry after the peer consumes); nothing is written then
+     * @return false when out of credit (retry after the peer consumes) or the path's send queue is full
+     *     (retry after completions); nothing is written then
      * @throws IllegalArgumentException if the payload exceeds the layout's maximum
      */
     public boolean tryAppend(long msgSeq, byte[] payload, int offset, int length) {
@@ -43,7 +44,7 @@ public final class RingWriter {
         int remaining = ringBytes - index;
         int size = RingLayout.entrySize(length);
         int skip = remaining < RingLayout.MIN_ENTRY || size > remaining ? remaining : 0;
-        if (!hasRoom(skip + size)) {
+        if (!hasRoom(skip + size) || remote.postSlots() < 2) {
             return false;
         }
         if (skip >= RingLayout.MIN_ENTRY) {
