@@ -32,6 +32,11 @@ public interface RemoteRegion extends AutoCloseable {
         return Integer.MAX_VALUE;
     }
 
+    /** The largest write this path posts inline (the queue pair's {@code max_inline_data}); 0 for none. */
+    default int maxInline() {
+        return 0;
+    }
+
     /** Makes every posted write complete (or fail) without waiting for more writes. */
     void flush();
 

@@ -78,6 +78,11 @@ final class DisniRemoteRegion implements RemoteRegion {
      * by a completion, less one kept for the signalled write of a {@link #flush()}.
      */
     @Override
+    public int maxInline() {
+        return Math.min(maxInline, endpoint.maxInline());
+    }
+
+    @Override
     public int postSlots() {
         return Math.max(0, endpoint.sendQueueDepth() - pending.outstanding() - 1);
     }

@@ -309,6 +309,11 @@ public final class InMemoryFabric implements AutoCloseable {
         }
 
         @Override
+        public int maxInline() {
+            return INLINE_LIMIT;
+        }
+
+        @Override
         public void flush() {}
 
         @Override
