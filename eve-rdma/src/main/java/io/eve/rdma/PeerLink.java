@@ -244,8 +244,10 @@ final class PeerLink {
             return;
         }
         long limitMillis = settings.livenessNanos() / 1_000_000;
+        // Messages from before these rings opened (resent on the control channel) count from the opening.
+        long opened = rings == null ? now : rings.openedNanos;
         Outgoing oldest = unacked.peek();
-        if (oldest != null && now - oldest.postedNanos > settings.livenessNanos()) {
+        if (oldest != null && now - Math.max(oldest.postedNanos, opened) > settings.livenessNanos()) {
             degrade(
                     "node " + id + " acknowledged nothing for " + limitMillis + " ms (oldest unacknowledged seq "
                             + oldest.seq + ")",
@@ -253,7 +255,7 @@ final class PeerLink {
             return;
         }
         Outgoing waiting = queue.peek();
-        if (waiting != null && now - waiting.postedNanos > settings.livenessNanos()) {
+        if (waiting != null && now - Math.max(waiting.postedNanos, opened) > settings.livenessNanos()) {
             degrade("node " + id + " gave no ring credit for " + limitMillis + " ms", now);
         }
     }

@@ -7,6 +7,7 @@ import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.rdma.memory.InMemoryFabric;
+import io.eve.rdma.memory.Placement;
 import io.eve.transport.LocalNetwork;
 import io.eve.transport.RoutedTransport;
 import io.eve.transport.Transport;
@@ -30,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,8 +40,9 @@ import org.junit.jupiter.api.Timeout;
  * The quorum profiles over RDMA: a crash (3 processes) or bft (4 processes, every message authenticated)
  * cluster whose traffic between processes runs over {@link RdmaTransport} rings on the in-memory fabric,
  * clients on a separate network ({@link RoutedTransport}, as {@code eve replica} wires {@code
- * transport=rdma}). Under a closed-loop load: every post fails for a while (every pair degrades to the
- * control channel, the cluster keeps committing), the fault clears (the pairs return to rings), a process
+ * transport=rdma}). Under a closed-loop load: a fault of the fabric (failing posts, failing completions,
+ * refused inline posts) lasts a while (every process degrades its pairs to the control channel, the
+ * cluster keeps committing), the fault clears (the pairs return to rings), a process
  * is killed and restarted (its peers see a new incarnation and set up fresh rings with it), and at the end
  * every execution replica holds the same state, with every acknowledged add applied exactly once.
  */
@@ -48,22 +51,31 @@ class QuorumOverRdmaIT {
 
     @Test
     void shouldRunTheCrashProfileOverRingsThroughFaultsAndARestart() throws Exception {
-        run(QuorumConfig.crash(new int[] {0, 1, 2}, 0), 2);
+        run(QuorumConfig.crash(new int[] {0, 1, 2}, 0), 2, fabric -> fabric.failPosts(true));
     }
 
     @Test
     void shouldRunTheBftProfileOverRingsThroughFaultsAndARestart() throws Exception {
-        run(QuorumConfig.bft(new int[] {0, 1, 2, 3}, 0), 1);
+        // Every write completes with an error, as a queue pair whose peer stopped answering.
+        run(
+                QuorumConfig.bft(new int[] {0, 1, 2, 3}, 0),
+                1,
+                fabric -> fabric.faults((writer, owner, offset, length) -> Placement.drop()));
     }
 
-    private static void run(QuorumConfig profile, int restarted) throws Exception {
+    @Test
+    void shouldRunTheCrashProfileOverRingsWhileInlinePostsAreRefused() throws Exception {
+        run(QuorumConfig.crash(new int[] {0, 1, 2}, 0), 0, fabric -> fabric.refuseInline(true));
+    }
+
+    private static void run(QuorumConfig profile, int restarted, Consumer<InMemoryFabric> fault) throws Exception {
         QuorumConfig base = profile.withTimeouts(1_000_000_000L, 50_000_000L).withBatching(4, 16, 1_000_000L);
         try (Cluster cluster = new Cluster(base);
                 Load load = new Load(cluster, 2)) {
             load.awaitProgress(40);
             assertThat(cluster.ringMessages()).as("messages through rings").isPositive();
 
-            cluster.fabric.failPosts(true);
+            fault.accept(cluster.fabric);
             load.awaitProgress(40);
             QuorumOverRdmaIT.await(
                     "every process degraded a pair",
