@@ -249,14 +249,15 @@ final class PeerLink {
         Outgoing oldest = unacked.peek();
         if (oldest != null && now - Math.max(oldest.postedNanos, opened) > settings.livenessNanos()) {
             degrade(
-                    "node " + id + " acknowledged nothing for " + limitMillis + " ms (oldest unacknowledged seq "
+                    "liveness timeout: node " + id + " acknowledged nothing for " + limitMillis
+                            + " ms (oldest unacknowledged seq "
                             + oldest.seq + ")",
                     now);
             return;
         }
         Outgoing waiting = queue.peek();
         if (waiting != null && now - Math.max(waiting.postedNanos, opened) > settings.livenessNanos()) {
-            degrade("node " + id + " gave no ring credit for " + limitMillis + " ms", now);
+            degrade("liveness timeout: node " + id + " gave no ring credit for " + limitMillis + " ms", now);
         }
     }
 

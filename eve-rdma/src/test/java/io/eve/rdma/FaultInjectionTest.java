@@ -59,10 +59,12 @@ class FaultInjectionTest {
 
     @Test
     void shouldDegradeAndComeBackWhenThePeerStopsAcknowledging() throws Exception {
-        // Writes of node 1 are never placed and never complete: a silent stall the liveness timeout ends.
+        // Writes of node 1 are never placed and never complete: a silent stall the liveness timeout ends
+        // (by the unacknowledged entries, or by the messages waiting for credit behind them: whichever the
+        // last re-probe met first).
         breakMidStream(
                 () -> fabric.faults((writer, owner, offset, length) -> writer == 1 ? Placement.defer() : Placement.NOW),
-                "acknowledged nothing");
+                "liveness timeout: node 2");
     }
 
     @Test
