@@ -2,6 +2,7 @@ package io.eve.rdma;
 
 import io.eve.rdma.control.ControlChannel;
 import io.eve.rdma.control.ControlFrame;
+import io.eve.rdma.ring.Credit;
 import io.eve.rdma.ring.Poll;
 import io.eve.rdma.ring.RingLayout;
 import io.eve.rdma.ring.RingReader;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A generation is {@link PathState#CONNECTING} until both regions are registered and our write path is
  * open, then {@link PathState#OPEN}. Any failure of it (a fabric call, a write, a corrupt entry, a peer
- * that acknowledges nothing within the liveness timeout, a full credit-wait queue) makes it {@link
+ * that acknowledges nothing within the liveness timeout) makes it {@link
  * PathState#DEGRADED}: the peer is told, and every message the ring carried unacknowledged is resent on the
  * control channel, where everything goes from then on. After a pause that doubles with every failure (up
  * to {@link RdmaTransport.Builder#maxReprobeMillis}) the pair re-probes with a fresh generation, and moves
@@ -101,6 +102,9 @@ final class PeerLink {
     private long lastCreditAcked = -1;
     private long lastCreditConsumed = -1;
     private int quickRefreshes;
+    private long lastCreditConsumedSeen;
+    private long lastCreditProgressNanos;
+    private long lastAckProgressNanos;
     private long reprobeNanos;
     private long reprobeAt;
     private boolean closed;
@@ -112,6 +116,7 @@ final class PeerLink {
     volatile long sentByControl;
     volatile long degrades;
     volatile long upgrades;
+    volatile long spills;
     volatile String lastDegradeReason;
 
     PeerLink(
@@ -164,14 +169,7 @@ final class PeerLink {
             if (ringReady() && next.frame.length <= layout.maxPayload()) {
                 if (!rings.writer.tryAppend(next.seq, next.frame, 0, next.frame.length)) {
                     rings.writer.flush();
-                    if (queue.size() > settings.creditQueueLimit()) {
-                        degrade(
-                                "node " + id + " gave no credit while " + queue.size()
-                                        + " messages waited for it (the credit-wait limit is "
-                                        + settings.creditQueueLimit() + ")",
-                                now);
-                        continue;
-                    }
+                    spillBeyondLimit();
                     return;
                 }
                 next.postedNanos = now;
@@ -181,6 +179,29 @@ final class PeerLink {
             }
             queue.poll();
             retain(next);
+        }
+    }
+
+    /**
+     * A burst is not a fault: while the ring waits for credit, the oldest waiting messages beyond {@code
+     * creditQueueLimit} go by the control channel (in seq order, so {@code unacked} stays sorted) and the
+     * rings stay open. Only a lack of progress (the liveness timeout) degrades the pair.
+     */
+    private void spillBeyondLimit() {
+        int spilled = 0;
+        while (queue.size() > settings.creditQueueLimit()) {
+            Outgoing oldest = queue.poll();
+            sendByControl(oldest);
+            retain(oldest);
+            spilled++;
+        }
+        if (spilled > 0) {
+            spills++;
+            LOG.debug(
+                    "node {}: {} messages to node {} went by the control channel while the ring waited for credit",
+                    self,
+                    spilled,
+                    id);
         }
     }
 
@@ -208,7 +229,12 @@ final class PeerLink {
         }
         boolean progress = false;
         if (ringReady()) {
-            release(rings.writer.credit().acked());
+            Credit credit = rings.writer.credit();
+            if (credit.consumed() != lastCreditConsumedSeen) {
+                lastCreditConsumedSeen = credit.consumed();
+                lastCreditProgressNanos = now;
+            }
+            release(credit.acked(), now);
         }
         Poll result = Poll.EMPTY;
         for (int i = 0; i < POLL_BUDGET && path != PathState.DEGRADED && rings != null; i++) {
@@ -244,10 +270,13 @@ final class PeerLink {
             return;
         }
         long limitMillis = settings.livenessNanos() / 1_000_000;
-        // Messages from before these rings opened (resent on the control channel) count from the opening.
+        // Messages from before these rings opened (resent on the control channel) count from the opening; a
+        // backlog the peer works through slowly is progress, not a fault: count from the last progress.
         long opened = rings == null ? now : rings.openedNanos;
         Outgoing oldest = unacked.peek();
-        if (oldest != null && now - Math.max(oldest.postedNanos, opened) > settings.livenessNanos()) {
+        if (oldest != null
+                && now - Math.max(Math.max(oldest.postedNanos, opened), lastAckProgressNanos)
+                        > settings.livenessNanos()) {
             degrade(
                     "liveness timeout: node " + id + " acknowledged nothing for " + limitMillis
                             + " ms (oldest unacknowledged seq "
@@ -256,7 +285,9 @@ final class PeerLink {
             return;
         }
         Outgoing waiting = queue.peek();
-        if (waiting != null && now - Math.max(waiting.postedNanos, opened) > settings.livenessNanos()) {
+        if (waiting != null
+                && now - Math.max(Math.max(waiting.postedNanos, opened), lastCreditProgressNanos)
+                        > settings.livenessNanos()) {
             degrade("liveness timeout: node " + id + " gave no ring credit for " + limitMillis + " ms", now);
         }
     }
@@ -302,7 +333,7 @@ final class PeerLink {
         if (frame instanceof ControlFrame.Data data) {
             sequencer.accept(data.seq(), data.frame(), deliver);
         } else if (frame instanceof ControlFrame.Ack ack) {
-            release(ack.seq());
+            release(ack.seq(), now);
         } else if (frame instanceof ControlFrame.Descriptor descriptor) {
             onDescriptor(descriptor, now);
         } else if (frame instanceof ControlFrame.Hello hello) {
@@ -407,6 +438,7 @@ final class PeerLink {
             current.remote = remote;
             current.writer = new RingWriter(layout, remote, current.region);
             current.openedNanos = System.nanoTime();
+            lastCreditConsumedSeen = 0;
             path = PathState.OPEN;
             ringOpen = true;
             if (current.generation > 1) {
@@ -440,9 +472,14 @@ final class PeerLink {
         }
     }
 
-    private void release(long acked) {
+    private void release(long acked, long now) {
+        boolean released = false;
         while (!unacked.isEmpty() && unacked.peek().seq <= acked) {
             unacked.poll();
+            released = true;
+        }
+        if (released) {
+            lastAckProgressNanos = now;
         }
         firstRetained = unacked.isEmpty() ? (queue.isEmpty() ? nextSeq : queue.peek().seq) : unacked.peek().seq;
     }

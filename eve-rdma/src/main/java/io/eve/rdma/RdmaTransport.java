@@ -115,8 +115,9 @@ public final class RdmaTransport implements Transport {
         private Builder() {}
 
         /**
-         * How long a pair with rings open may leave its oldest message unacknowledged, or its first waiting
-         * message without credit, before it degrades to the control channel (default 5000 ms).
+         * How long a pair with rings open may go without progress (no acknowledgement while a message is
+         * unacknowledged, or no ring credit while one waits for it) before it degrades to the control channel
+         * (default 5000 ms).
          */
         public Builder livenessMillis(long millis) {
             this.livenessMillis = positive(millis, "livenessMillis");
@@ -124,8 +125,8 @@ public final class RdmaTransport implements Transport {
         }
 
         /**
-         * How many messages may wait for ring credit; one more degrades the pair to the control channel,
-         * which then carries them all (default 4096). Nothing is dropped.
+         * How many messages may wait for ring credit (default 4096); beyond it the oldest waiting ones go by
+         * the control channel while the rings stay open: a burst is not a fault. Nothing is dropped.
          */
         public Builder creditQueueLimit(int messages) {
             this.creditQueueLimit = (int) positive(messages, "creditQueueLimit");
@@ -297,6 +298,15 @@ public final class RdmaTransport implements Transport {
     public long degrades(int peer) {
         PeerLink link = peers.get(peer);
         return link == null ? 0 : link.degrades;
+    }
+
+    /**
+     * How many times messages to {@code peer} overflowed the credit-wait queue and went by the control channel
+     * while the rings stayed open (a burst larger than the ring plus {@code creditQueueLimit}).
+     */
+    public long spills(int peer) {
+        PeerLink link = peers.get(peer);
+        return link == null ? 0 : link.spills;
     }
 
     /** How many times the pair with {@code peer} returned to rings after degrading. */

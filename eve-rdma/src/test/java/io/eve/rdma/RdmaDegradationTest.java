@@ -58,6 +58,40 @@ class RdmaDegradationTest {
                         : Placement.NOW));
     }
 
+    @Test
+    void shouldKeepTheRingsThroughABurstLargerThanTheRingAndTheCreditWaitQueue() throws Exception {
+        // A burst is not a fault: with 8 messages allowed to wait for credit behind a 4 KiB ring, 20,000
+        // messages sent at once spill to the control channel, in order, and the pair never degrades (a
+        // degrade here used to churn through generations under a backlog). No liveness timeout can fire.
+        RdmaNodes patient = new RdmaNodes(
+                fabric::node, 4096, 256, builder -> builder.creditQueueLimit(8).livenessMillis(600_000));
+        Transport sender = patient.node(1);
+        Transport receiver = patient.node(2);
+        opened.add(sender);
+        opened.add(receiver);
+        List<Long> views = new CopyOnWriteArrayList<>();
+        receiver.start((from, message) -> views.add(((Message.Heartbeat) message).view()));
+        sender.start((from, message) -> {});
+        sender.send(2, new Message.Heartbeat(0, 0));
+        await(() -> patient.transport(1).ringOpen(2) && patient.transport(2).ringOpen(1) && views.size() == 1);
+        long viaRing = patient.transport(1).sentCounts(2)[0];
+        for (long i = 1; i < MESSAGES; i++) {
+            sender.send(2, new Message.Heartbeat(i, i));
+        }
+        await(() -> views.size() >= MESSAGES);
+        assertThat(views)
+                .containsExactlyElementsOf(LongStream.range(0, MESSAGES).boxed().toList());
+        assertThat(patient.transport(1).spills(2))
+                .as("bursts spilled to the control channel")
+                .isPositive();
+        assertThat(patient.transport(1).degrades(2)).as("degrades of node 1").isZero();
+        assertThat(patient.transport(2).degrades(1)).as("degrades of node 2").isZero();
+        assertThat(patient.transport(1).sentCounts(2)[0])
+                .as("messages through the ring")
+                .isGreaterThan(viaRing);
+        assertThat(patient.transport(1).ringOpen(2)).isTrue();
+    }
+
     private void streamAndBreak(Runnable breakPath) throws Exception {
         Transport sender = open(1);
         Transport receiver = open(2);
