@@ -210,6 +210,19 @@ final class ReplicaProcesses implements AutoCloseable {
         process.waitFor();
     }
 
+    /**
+     * Kills every process of {@code nodes} with SIGKILL before waiting for any of them, so none outlives the
+     * others by more than the few microseconds between two signals (a power cut of the whole cluster).
+     */
+    void killAtOnce(int... nodes) throws InterruptedException {
+        for (int node : nodes) {
+            replicas[node].destroyForcibly();
+        }
+        for (int node : nodes) {
+            replicas[node].waitFor();
+        }
+    }
+
     /** Stops replica {@code node} with SIGSTOP: alive, but silent, as in a long GC pause. */
     void pause(int node) throws IOException, InterruptedException {
         signal(node, "-STOP");
@@ -228,6 +241,11 @@ final class ReplicaProcesses implements AutoCloseable {
             throw new IOException("kill " + signal + " " + replicas[node].pid() + " failed: "
                     + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         }
+    }
+
+    /** Starts node {@code node} again as it was first started (with {@code storage.dir} it recovers its disk). */
+    void restart(int node) throws IOException {
+        launch(node, false);
     }
 
     /** Starts replica {@code node} again with {@code --join}. */
@@ -394,7 +412,9 @@ final class ReplicaProcesses implements AutoCloseable {
         Path log = log(node);
         Files.writeString(
                 log,
-                String.format("---- launch %d: %s%n", ++launches, join ? "restart with --join" : "start"),
+                String.format(
+                        "---- launch %d: %s%n",
+                        ++launches, join ? "restart with --join" : "start (or restart from disk)"),
                 StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
