@@ -89,6 +89,8 @@ final class DemoCommand implements Callable<Integer> {
                         "storage.dir=" + storage.toAbsolutePath().toString().replace('\\', '/'),
                         "storage.sync=batch",
                         "storage.checkpoint-every=" + CHECKPOINT_EVERY,
+                        // A transfer is one frame: room for every object changed, on a fast machine too.
+                        "transport.max-frame-bytes=" + 2 * STATE_BYTES,
                         ""),
                 StandardCharsets.UTF_8);
         int metrics = ports[2];
