@@ -316,7 +316,10 @@ final class SimReplica {
         }
         stage.markStable(seq);
         Token token = stage.lastToken();
-        if (sim.now() - syncedAt >= SYNC_INTERVAL_NANOS && token != null && token.seq() == seq) {
+        if (sim.keepsSyncedDisks()
+                && sim.now() - syncedAt >= SYNC_INTERVAL_NANOS
+                && token != null
+                && token.seq() == seq) {
             synced = Optional.of(new Disk(seq, stage.deltaSince(0), token));
             syncedAt = sim.now();
         }

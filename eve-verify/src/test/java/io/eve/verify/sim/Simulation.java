@@ -470,6 +470,11 @@ final class Simulation implements World {
      * ({@code sync=interval}), or nothing (a corrupt file: it refuses to start naming the file, the operator moves
      * the directory away, and it starts empty). Its peer has every acknowledged write, so none may be lost.
      */
+    /** Whether replicas keep what a disk with {@code storage.sync=interval} holds (profile {@code disk-loss}). */
+    boolean keepsSyncedDisks() {
+        return diskLoss;
+    }
+
     private void crashWithDisk(int node) {
         SimReplica replica = replicas[node];
         Optional<SimReplica.Disk> current = replica.disk();
