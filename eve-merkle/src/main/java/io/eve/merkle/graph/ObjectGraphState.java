@@ -72,10 +72,12 @@ public final class ObjectGraphState implements VersionedState {
 
     ObjectGraphState(StateConfig config) {
         this.config = config;
-        this.types = new TypeRegistry(Map.of(
-                ReplicatedMap.class, new CollectionHandler(ReplicatedMap.NAME, ReplicatedMap::new),
-                ReplicatedSet.class, new CollectionHandler(ReplicatedSet.NAME, ReplicatedSet::new),
-                ReplicatedCell.class, CellHandler.INSTANCE));
+        this.types = new TypeRegistry(
+                Map.of(
+                        ReplicatedMap.class, new CollectionHandler(ReplicatedMap.NAME, ReplicatedMap::new),
+                        ReplicatedSet.class, new CollectionHandler(ReplicatedSet.NAME, ReplicatedSet::new),
+                        ReplicatedCell.class, CellHandler.INSTANCE),
+                config.manualTracking());
         this.tree = new IdTree<>(config.pool(), config.parallelThreshold());
         this.sealer = new Sealer(this);
         config.classes().forEach(types::register);
