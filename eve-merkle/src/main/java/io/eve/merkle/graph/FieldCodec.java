@@ -204,6 +204,29 @@ final class FieldCodec implements TypeHandler {
         }
     }
 
+    /**
+     * Decodes an encoding made by {@link #encode} into a pre-image {@link #restore} accepts, resolving
+     * references through {@code objects}.
+     */
+    Object[] decode(Source source, Resolver objects) {
+        Object[] values = new Object[slots.length];
+        for (int i = 0; i < slots.length; i++) {
+            values[i] = slots[i].resolve(slots[i].read(source), objects);
+        }
+        return values;
+    }
+
+    /** The names of the fields of {@code object} that differ from {@code preImage}. */
+    List<String> changedFields(StateObject object, Object[] preImage) {
+        List<String> changed = new ArrayList<>();
+        for (int i = 0; i < slots.length; i++) {
+            if (!slots[i].holds(object, preImage[i])) {
+                changed.add(slots[i].name());
+            }
+        }
+        return changed;
+    }
+
     /** Field names in encoding order, for error messages and documentation. */
     List<String> fieldNames() {
         return Arrays.stream(slots).map(FieldSlot::name).toList();

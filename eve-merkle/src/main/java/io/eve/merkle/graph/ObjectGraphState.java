@@ -375,6 +375,7 @@ public final class ObjectGraphState implements VersionedState {
         sealed = seq;
         crossBatchConflict = false;
         publish();
+        sealer.afterRollback();
     }
 
     @Override
