@@ -1,7 +1,10 @@
 package io.eve.samples.tutorial;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eve.Application;
+import io.eve.Reply;
 import io.eve.client.ApplicationErrorException;
 import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
@@ -14,6 +17,7 @@ import io.eve.transport.LocalNetwork;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
 import io.eve.verify.primarybackup.PrimaryBackupRoles;
 import io.eve.verify.runtime.ReplicaRuntime;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +34,8 @@ import org.junit.jupiter.api.Timeout;
  * left (the build step tracks its writes), and a primary-backup pair runs it under deposits and
  * transfers with no fault, then through a rollback (a corrupted token), a primary crash and the old
  * primary's rejoin by state transfer. The money is conserved: the total is the opening balances plus the
- * acknowledged deposits, and both replicas end on the same root.
+ * acknowledged deposits, and both replicas end on the same root. The same runs with a ledger that
+ * forgets {@code modify} in debug mode ({@link LeakyLedger}).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TrackedLedgerIT {
@@ -46,8 +51,95 @@ class TrackedLedgerIT {
     private final AtomicLong deposited = new AtomicLong();
     private final AtomicBoolean running = new AtomicBoolean(true);
 
+    /** One ledger application and how a client deposits into it and reads its total. */
+    private interface Ledger {
+        Application newReplica();
+
+        /** Deposits or transfers at random; returns the amount deposited (0 for a transfer). */
+        long work(EveClient client, SplittableRandom random);
+
+        long total(EveClient client);
+    }
+
+    /** The tutorial's bank: enhanced, no modify calls. */
+    private static final class TrackedBank implements Ledger {
+        @Override
+        public Application newReplica() {
+            return new Bank(ACCOUNTS, OPENING);
+        }
+
+        @Override
+        public long work(EveClient client, SplittableRandom random) {
+            ServiceClient<BankRequest, Long> bank = new ServiceClient<>(client, BankRequest.CODEC);
+            String account = "a" + random.nextInt(ACCOUNTS);
+            long amount = 1 + random.nextInt(20);
+            try {
+                if (random.nextBoolean()) {
+                    bank.invoke(new BankRequest.Deposit(account, amount));
+                    return amount;
+                }
+                bank.invoke(new BankRequest.Transfer(account, "a" + random.nextInt(ACCOUNTS), amount * 10));
+            } catch (ApplicationErrorException e) {
+                if (!e.code().equals(Bank.INSUFFICIENT_FUNDS)) {
+                    throw e;
+                }
+            }
+            return 0;
+        }
+
+        @Override
+        public long total(EveClient client) {
+            return new ServiceClient<>(client, BankRequest.CODEC).invoke(new BankRequest.Total());
+        }
+    }
+
+    /** The ledger that forgets modify, in manual tracking with debug mode on. */
+    private static final class Leaky implements Ledger {
+        @Override
+        public Application newReplica() {
+            return new LeakyLedger(ACCOUNTS, OPENING);
+        }
+
+        @Override
+        public long work(EveClient client, SplittableRandom random) {
+            long amount = 1 + random.nextInt(20);
+            Reply reply = client.call(LeakyLedger.deposit(random.nextInt(ACCOUNTS), amount));
+            if (reply.error()) {
+                throw new IllegalStateException("a deposit failed: " + new String(reply.payload(), UTF_8));
+            }
+            return amount;
+        }
+
+        @Override
+        public long total(EveClient client) {
+            return ByteBuffer.wrap(client.call(LeakyLedger.total()).payload()).getLong();
+        }
+    }
+
+    private Ledger ledger;
+
     @Test
     void shouldConserveMoneyThroughRollbackCrashAndRejoin() throws Exception {
+        ledger = new TrackedBank();
+        runScenarios();
+    }
+
+    /**
+     * Issue 22's debug mode: writes without modify in an unenhanced class are found at seal, the batch
+     * runs again sequentially and the cluster keeps serving, with the money conserved.
+     */
+    @Test
+    void shouldKeepServingAndConserveMoneyWhenDebugModeFindsWritesWithoutModify() throws Exception {
+        ledger = new Leaky();
+        runScenarios();
+        assertThat(untrackedRetries)
+                .as("batches run again after untracked writes")
+                .isPositive();
+    }
+
+    private long untrackedRetries;
+
+    private void runScenarios() throws Exception {
         network.setFirewall(this::inject);
         start(0, false);
         start(1, false);
@@ -78,12 +170,14 @@ class TrackedLedgerIT {
         }
         assertThat(failures).isEmpty();
         try (EveClient client = new EveClient(network.join(999), config())) {
-            long total = new ServiceClient<>(client, BankRequest.CODEC).invoke(new BankRequest.Total());
+            long total = ledger.total(client);
             assertThat(total)
                     .as("opening balances plus %d acknowledged deposits", deposits.get())
                     .isEqualTo(ACCOUNTS * OPENING + deposited.get());
         }
         awaitSameState();
+        untrackedRetries =
+                replicas[0].stage().untrackedRetries() + replicas[1].stage().untrackedRetries();
         for (ReplicaRuntime replica : replicas) {
             replica.close();
         }
@@ -95,7 +189,7 @@ class TrackedLedgerIT {
                 .roles(PrimaryBackupRoles.of(
                         PrimaryBackupConfig.of(0, 1, node).withTimeouts(50_000_000L, 1_000_000_000L)))
                 .transport(network.join(node))
-                .application(new Bank(ACCOUNTS, OPENING))
+                .application(ledger.newReplica())
                 .mixer(KeyConflictMixer.unbounded())
                 .executorThreads(4)
                 .joining(joining)
@@ -122,22 +216,11 @@ class TrackedLedgerIT {
     private void bank(int id) {
         SplittableRandom random = new SplittableRandom(id);
         try (EveClient client = new EveClient(network.join(id), config())) {
-            ServiceClient<BankRequest, Long> bank = new ServiceClient<>(client, BankRequest.CODEC);
             while (running.get()) {
-                String account = "a" + random.nextInt(ACCOUNTS);
-                long amount = 1 + random.nextInt(20);
-                try {
-                    if (random.nextBoolean()) {
-                        bank.invoke(new BankRequest.Deposit(account, amount));
-                        deposited.addAndGet(amount);
-                        deposits.incrementAndGet();
-                    } else {
-                        bank.invoke(new BankRequest.Transfer(account, "a" + random.nextInt(ACCOUNTS), amount * 10));
-                    }
-                } catch (ApplicationErrorException e) {
-                    if (!e.code().equals(Bank.INSUFFICIENT_FUNDS)) {
-                        failures.add(e);
-                    }
+                long amount = ledger.work(client, random);
+                if (amount > 0) {
+                    deposited.addAndGet(amount);
+                    deposits.incrementAndGet();
                 }
             }
         } catch (RuntimeException e) {
