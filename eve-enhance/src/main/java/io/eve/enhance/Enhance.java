@@ -8,6 +8,7 @@ import java.util.Map;
 import net.bytebuddy.build.Plugin;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.pool.TypePool;
 
 /**
  * Runs {@link TrackWritesPlugin} over folders of compiled classes, in place. Called by the build after
@@ -58,14 +59,22 @@ public final class Enhance {
     /** Enhances the classes in {@code folder}, resolving what they reference through {@code classPath}. */
     static Plugin.Engine.Summary enhance(File folder, ClassLoader classPath, TrackWritesPlugin plugin)
             throws IOException {
-        Plugin.Engine.Summary summary = new Plugin.Engine.Default()
-                .with(Plugin.Engine.TypeStrategy.Default.REDEFINE)
-                .with(ClassFileLocator.ForClassLoader.of(classPath))
-                .withErrorHandlers(
-                        Plugin.Engine.ErrorHandler.Enforcing.ALL_TYPES_RESOLVED,
-                        Plugin.Engine.ErrorHandler.Enforcing.NO_LIVE_INITIALIZERS,
-                        Plugin.Engine.ErrorHandler.Failing.FAIL_LAST)
-                .apply(folder, folder, new Plugin.Factory.Simple(plugin));
+        Plugin.Engine.Summary summary;
+        try {
+            summary = new Plugin.Engine.Default()
+                    .with(Plugin.Engine.TypeStrategy.Default.REDEFINE)
+                    .with(ClassFileLocator.ForClassLoader.of(classPath))
+                    .withErrorHandlers(
+                            Plugin.Engine.ErrorHandler.Enforcing.ALL_TYPES_RESOLVED,
+                            Plugin.Engine.ErrorHandler.Enforcing.NO_LIVE_INITIALIZERS,
+                            Plugin.Engine.ErrorHandler.Failing.FAIL_LAST)
+                    .apply(folder, folder, new Plugin.Factory.Simple(plugin));
+        } catch (TypePool.Resolution.NoSuchTypeException e) {
+            throw new IllegalStateException(
+                    "could not enhance " + folder + ": " + e.getMessage() + "; run the step with the module's full"
+                            + " compile class path (test class path for test classes)",
+                    e);
+        }
         Map<TypeDescription, List<Throwable>> failed = summary.getFailed();
         if (!failed.isEmpty()) {
             IllegalStateException error =
