@@ -30,7 +30,9 @@ public final class QuorumRoles implements HostedRoles {
 
     private QuorumRoles(QuorumConfig config, Evidence evidence, ReplicaHost host, boolean joining, LongSupplier seeds) {
         this.host = host;
-        this.replica = config.hostsExecution() ? new ExecutionReplica(config, new Bindings(), joining, seeds) : null;
+        this.replica = config.hostsExecution()
+                ? new ExecutionReplica(config, new Bindings(), joining, host.recoveredToken(), seeds)
+                : null;
         this.verifier =
                 config.hostsVerifier() ? new Verifier(config, host::send, evidence, joining, seeds.getAsLong()) : null;
     }
@@ -52,6 +54,12 @@ public final class QuorumRoles implements HostedRoles {
 
             @Override
             public boolean hostsExecution() {
+                return config.hostsExecution();
+            }
+
+            /** An execution replica resumes from the batch its stage recovered (docs/quorum.md, "Durable replicas"). */
+            @Override
+            public boolean resumesFromDisk() {
                 return config.hostsExecution();
             }
 

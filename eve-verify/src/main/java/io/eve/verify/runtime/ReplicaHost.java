@@ -61,6 +61,14 @@ public interface ReplicaHost {
     }
 
     /**
+     * The token of {@link #recoveredSeq()} as the stage holds it after recovery, or null when nothing was
+     * recovered: roles that check agreement on tokens (the quorum execution replica) resume from it.
+     */
+    default Token recoveredToken() {
+        return null;
+    }
+
+    /**
      * The view to start in: the one the recovered batch committed in, or, when the launcher chose this node to
      * lead a restarted cluster ({@code ReplicaRuntimeBuilder.resumeAsPrimary}), the view it chose (0 without
      * storage).

@@ -98,6 +98,7 @@ public final class ReplicaRuntime implements Replica {
     private final Storage storage;
     private final Recovered recovered;
     private final long resumeView;
+    private final Token recoveredToken;
     private final NavigableMap<Long, Executed> uncommitted = new TreeMap<>();
     private long lastLogged;
     // Replies of executed batches by batch, to hold each until its batch is durable (protocol mailbox, as is held).
@@ -159,6 +160,7 @@ public final class ReplicaRuntime implements Replica {
             // The stage is not running yet: recovery executes on this thread, before the roles exist.
             this.recovered = storage == null ? Recovered.NOTHING : storage.recover(stage);
             this.lastLogged = recovered.seq();
+            this.recoveredToken = recovered.any() ? stage.tokenAt(recovered.seq()) : null;
             this.lastMarkedStable = recovered.seq();
             this.held = storage != null && storage.holdsReplies()
                     ? new HeldReplies(this::sendReply, recovered.seq())
@@ -640,6 +642,11 @@ public final class ReplicaRuntime implements Replica {
         @Override
         public long recoveredSeq() {
             return recovered.seq();
+        }
+
+        @Override
+        public Token recoveredToken() {
+            return recoveredToken;
         }
 
         @Override

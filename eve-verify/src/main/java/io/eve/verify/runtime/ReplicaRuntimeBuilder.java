@@ -153,8 +153,7 @@ public final class ReplicaRuntimeBuilder {
         }
         if (storage != null && !roles.resumesFromDisk()) {
             throw new IllegalArgumentException("node " + roles.self() + ": these roles cannot start from a state"
-                    + " recovered from disk yet (the quorum execution replica does not read recoveredSeq);"
-                    + " storage is supported for primary-backup only (docs/operations.md, \"Storage\")");
+                    + " recovered from disk (docs/operations.md, \"Storage\")");
         }
         return new ReplicaRuntime(this);
     }

@@ -1,0 +1,117 @@
+package io.eve.verify.quorum;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eve.Replica.Role;
+import io.eve.Reply;
+import io.eve.client.EveClient;
+import io.eve.storage.Recovered;
+import io.eve.verify.primarybackup.CounterApp;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 21: quorum execution replicas with durable storage (docs/quorum.md, "Durable replicas"). A process
+ * restarted from its disk under load recovers its committed batch, catches up by the delta since it, serves
+ * again, and holds every acknowledged write; the same process restarted without its folder takes the whole
+ * state, which the delta must be far below.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class QuorumDurableIT {
+    private static final int FILLED = 3000;
+    private static final long FIRST_FILLED = 1000;
+    private static final Duration IN_SERVICE_BOUND = Duration.ofSeconds(20);
+
+    @TempDir
+    Path storage;
+
+    @Test
+    void shouldRestartAnExecutionReplicaOfTheCrashProfileFromItsDiskAndTakeOnlyTheDelta() throws Exception {
+        restartFromDisk(QuorumConfig.crash(new int[] {0, 1, 2}, 0), 2);
+    }
+
+    @Test
+    void shouldRestartAnExecutionReplicaOfTheBftProfileFromItsDiskAndTakeOnlyTheDelta() throws Exception {
+        restartFromDisk(QuorumConfig.bft(new int[] {0, 1, 2, 3}, 0), 1);
+    }
+
+    private void restartFromDisk(QuorumConfig config, int node) throws Exception {
+        try (QuorumCluster cluster = QuorumCluster.durable(config, storage)) {
+            fill(cluster.client(90));
+            try (CounterLoad load = new CounterLoad(cluster, 4)) {
+                load.awaitProgress(50);
+                cluster.crash(node);
+                load.awaitProgress(50);
+
+                cluster.start(node, false);
+                Recovered recovered = cluster.processes[node].recovered();
+                assertThat(recovered.seq()).as("batch recovered from disk").isPositive();
+                assertThat(recovered.checkpointSeq()).as("checkpoint recovered").isPositive();
+                cluster.processes[node].awaitRole(Role.BACKUP, IN_SERVICE_BOUND);
+                load.awaitProgress(100);
+                long fromDisk = cluster.processes[node].metrics().transferBytes();
+                cluster.awaitEqualStates(config.executionReplicas());
+
+                // The same process without its folder takes the whole state.
+                cluster.crash(node);
+                Files.move(storage.resolve("node-" + node), storage.resolve("node-" + node + ".moved"));
+                cluster.start(node, true);
+                assertThat(cluster.processes[node].recovered().any()).isFalse();
+                cluster.processes[node].awaitRole(Role.BACKUP, IN_SERVICE_BOUND);
+                load.awaitProgress(50);
+                QuorumCluster.await(
+                        "node " + node + " installs a transfer",
+                        () -> cluster.processes[node].metrics().transfersInstalled() > 0);
+                long full = cluster.processes[node].metrics().transferBytes();
+                System.out.println(
+                        "quorum durable restart (" + (config.r() >= 1 ? "bft" : "crash") + "): recovered batch "
+                                + recovered.seq() + " (checkpoint " + recovered.checkpointSeq() + ", "
+                                + recovered.replayed() + " logged batches replayed); moved " + fromDisk
+                                + " bytes from the peers, against " + full + " bytes without the folder");
+                assertThat(fromDisk)
+                        .as("bytes moved after a restart from disk vs a full transfer")
+                        .isLessThan(full / 10);
+
+                load.stop();
+                int[] replicas = config.executionReplicas();
+                cluster.awaitEqualStates(replicas);
+                for (int replica : replicas) {
+                    load.assertState(cluster.apps[replica]);
+                    for (long key = FIRST_FILLED; key < FIRST_FILLED + FILLED; key++) {
+                        assertThat(cluster.apps[replica].counters.get(key))
+                                .as("replica %d, counter %d", replica, key)
+                                .isEqualTo(1L);
+                    }
+                }
+                assertThat(cluster.failures).isEmpty();
+            }
+        }
+    }
+
+    /** Adds 1 to each counter of {@code FIRST_FILLED..}, 200 requests in flight at most: a state to transfer. */
+    private static void fill(EveClient client) throws Exception {
+        List<CompletableFuture<Reply>> inFlight = new ArrayList<>();
+        for (long key = FIRST_FILLED; key < FIRST_FILLED + FILLED; key++) {
+            inFlight.add(client.submit(CounterApp.add(key, 1)));
+            if (inFlight.size() == 200) {
+                awaitAll(inFlight);
+            }
+        }
+        awaitAll(inFlight);
+    }
+
+    private static void awaitAll(List<CompletableFuture<Reply>> futures) throws Exception {
+        for (CompletableFuture<Reply> future : futures) {
+            assertThat(future.get(30, TimeUnit.SECONDS).error()).isFalse();
+        }
+        futures.clear();
+    }
+}
