@@ -28,13 +28,22 @@ public final class QuorumRoles implements HostedRoles {
     private final ExecutionReplica replica;
     private final Verifier verifier;
 
-    private QuorumRoles(QuorumConfig config, Evidence evidence, ReplicaHost host, boolean joining, LongSupplier seeds) {
+    private QuorumRoles(
+            QuorumConfig config,
+            Evidence evidence,
+            VerifierStore store,
+            ReplicaHost host,
+            boolean joining,
+            LongSupplier seeds) {
         this.host = host;
         this.replica = config.hostsExecution()
                 ? new ExecutionReplica(config, new Bindings(), joining, host.recoveredToken(), seeds)
                 : null;
-        this.verifier =
-                config.hostsVerifier() ? new Verifier(config, host::send, evidence, joining, seeds.getAsLong()) : null;
+        VerifierMemory memory =
+                store == null ? null : store.memory("verifier " + config.self(), () -> this::onVerifierDurable);
+        this.verifier = config.hostsVerifier()
+                ? new Verifier(config, host::send, evidence, joining, seeds.getAsLong(), memory)
+                : null;
     }
 
     /**
@@ -44,8 +53,23 @@ public final class QuorumRoles implements HostedRoles {
      *     authenticators (crash), the authenticators' for bft
      */
     public static HostedRoles.Factory of(QuorumConfig config, Evidence evidence) {
+        return of(config, evidence, null);
+    }
+
+    /**
+     * The roles of node {@code config.self()}, its verifier remembering what it must across a crash in {@code
+     * store} (docs/quorum.md, "Durable verifiers"); the caller closes the store after the runtime (the
+     * builder's {@code closeWith}).
+     *
+     * @param store null: the verifier persists nothing
+     */
+    public static HostedRoles.Factory of(QuorumConfig config, Evidence evidence, VerifierStore store) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(evidence, "evidence");
+        if (store != null && !config.hostsVerifier()) {
+            throw new IllegalArgumentException(
+                    "process " + config.self() + " hosts no verifier: it has no verifier state to store in " + store);
+        }
         return new HostedRoles.Factory() {
             @Override
             public int self() {
@@ -65,7 +89,7 @@ public final class QuorumRoles implements HostedRoles {
 
             @Override
             public HostedRoles create(ReplicaHost host, boolean joining, LongSupplier seeds) {
-                return new QuorumRoles(config, evidence, host, joining, seeds);
+                return new QuorumRoles(config, evidence, store, host, joining, seeds);
             }
         };
     }
@@ -73,6 +97,11 @@ public final class QuorumRoles implements HostedRoles {
     /** The roles of node {@code config.self()} without authenticators (the crash profile). */
     public static HostedRoles.Factory of(QuorumConfig config) {
         return of(config, Evidence.PLAIN);
+    }
+
+    /** Called by the verifier's store on its writer thread: the verifier hears it on the protocol mailbox. */
+    private void onVerifierDurable(long version) {
+        host.onProtocol(() -> verifier.onDurable(version));
     }
 
     /** The execution replica, or null; for tests that inspect it on the protocol mailbox. */

@@ -28,6 +28,9 @@ public interface ReplicaHost {
     /** Sends a message; one to {@link #self()} is delivered through the protocol mailbox, never re-entrantly. */
     void send(int to, Message message);
 
+    /** Runs {@code task} on the protocol mailbox after the current event; from any thread (a writer's report). */
+    void onProtocol(Runnable task);
+
     /** Executes a batch on the stage; {@code onExecuted} gets the outcome on the protocol mailbox. */
     void execute(Batch batch, boolean sequential, Consumer<Executed> onExecuted);
 

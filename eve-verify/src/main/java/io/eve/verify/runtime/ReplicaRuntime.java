@@ -531,6 +531,11 @@ public final class ReplicaRuntime implements Replica {
         }
 
         @Override
+        public void onProtocol(Runnable task) {
+            protocolLater(task);
+        }
+
+        @Override
         public void execute(Batch batch, boolean sequential, Consumer<Executed> onExecuted) {
             boolean inline = batch.size() <= inlineBatchLimit && cheapRequests();
             Runnable run = () -> {
