@@ -530,7 +530,12 @@ public final class Verifier {
         if (from == self) {
             return;
         }
-        rules.onRejoin(from, views.view());
+        if (!views.changing()) {
+            // An answer "leaving my view" never lets the joiner adopt (Rejoin.tryAdopt), so it needs no filter
+            // (rule F); with one, the view change this verifier is in could refuse the joiner's view change,
+            // which after a restart of every verifier from its memory may be one the new view needs.
+            rules.onRejoin(from, views.view());
+        }
         Certificate proof = committedCertificate;
         JoinState state = proof == null
                 ? new JoinState(self, query.nonce(), views.view(), views.changing(), -1, ViewChanges.ORIGIN, List.of())

@@ -102,10 +102,15 @@ final class QuorumCluster implements AutoCloseable {
         }
         io.eve.verify.runtime.ReplicaRuntimeBuilder builder = ReplicaRuntime.builder();
         QuorumConfig config = base.withSelf(node);
+        VerifierStore verifierStore = null;
         if (storage != null && config.hostsExecution()) {
             builder.storage(new io.eve.storage.Storage(storageConfig(node), "node " + node));
         }
-        processes[node] = builder.roles(QuorumRoles.of(config, evidence))
+        if (storage != null && config.hostsVerifier()) {
+            verifierStore = VerifierStore.open(storage.resolve("node-" + node), node);
+            builder.closeWith(verifierStore);
+        }
+        processes[node] = builder.roles(QuorumRoles.of(config, evidence, verifierStore))
                 .transport(transport)
                 .application(apps[node])
                 .mixer(mixer)

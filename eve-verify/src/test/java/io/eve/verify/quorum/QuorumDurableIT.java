@@ -7,6 +7,7 @@ import io.eve.Reply;
 import io.eve.client.EveClient;
 import io.eve.storage.Recovered;
 import io.eve.verify.primarybackup.CounterApp;
+import io.eve.verify.runtime.ReplicaRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,6 +42,76 @@ class QuorumDurableIT {
     @Test
     void shouldRestartAnExecutionReplicaOfTheBftProfileFromItsDiskAndTakeOnlyTheDelta() throws Exception {
         restartFromDisk(QuorumConfig.bft(new int[] {0, 1, 2, 3}, 0), 1);
+    }
+
+    @Test
+    void shouldRestartAWholeCrashClusterFromDiskWithEveryAcknowledgedWrite() throws Exception {
+        restartAll(QuorumConfig.crash(new int[] {0, 1, 2}, 0));
+    }
+
+    @Test
+    void shouldRestartAWholeBftClusterFromDiskWithEveryAcknowledgedWrite() throws Exception {
+        restartAll(QuorumConfig.bft(new int[] {0, 1, 2, 3}, 0));
+    }
+
+    /**
+     * Load, then every process stops once the execution replicas committed what the verifiers did (a planned
+     * restart: docs/quorum.md, "Durable replicas", says why a stop under load may leave the verifiers' start
+     * where no replica's disk reaches); all start again from their folders, choose a new view from what the
+     * verifiers remembered, and serve: every acknowledged add is there, and the replicas moved no state.
+     */
+    private void restartAll(QuorumConfig config) throws Exception {
+        int[] processes = config.processes();
+        int[] replicas = config.executionReplicas();
+        try (QuorumCluster cluster = QuorumCluster.durable(config, storage)) {
+            fill(cluster.client(90));
+            CounterLoad load = new CounterLoad(cluster, 4);
+            load.awaitProgress(200);
+            load.stop();
+            ReplicaRuntime.StateSummary before = cluster.awaitEqualStates(replicas);
+            QuorumCluster.await("every verifier committed batch " + before.stableSeq(), () -> {
+                for (int node : config.verifiers()) {
+                    if (cluster.processes[node].status().verifiedSeq() != before.stableSeq()) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+            long viewBefore = cluster.processes[0].view();
+            for (int node : processes) {
+                cluster.crash(node);
+            }
+
+            long restartedAt = System.nanoTime();
+            for (int node : processes) {
+                cluster.start(node, false);
+            }
+            for (int replica : replicas) {
+                assertThat(cluster.processes[replica].recovered().seq())
+                        .as("node %d recovered the last batch", replica)
+                        .isEqualTo(before.stableSeq());
+            }
+            EveClient client = cluster.client(91);
+            Reply reply = client.submit(CounterApp.add(FIRST_FILLED, 1)).get(60, TimeUnit.SECONDS);
+            long millis = (System.nanoTime() - restartedAt) / 1_000_000;
+            assertThat(new String(reply.payload(), java.nio.charset.StandardCharsets.UTF_8))
+                    .isEqualTo("2");
+            ReplicaRuntime.StateSummary after = cluster.awaitEqualStates(replicas);
+            long viewAfter = cluster.processes[0].view();
+            long moved = 0;
+            for (int replica : replicas) {
+                load.assertState(cluster.apps[replica]);
+                assertThat(cluster.apps[replica].counters.get(FIRST_FILLED + 1)).isEqualTo(1L);
+                moved += cluster.processes[replica].metrics().transferBytes();
+            }
+            System.out.println("quorum whole-cluster restart (" + (config.r() >= 1 ? "bft" : "crash")
+                    + "): every process restarted from batch " + before.stableSeq() + " in view " + viewBefore
+                    + "; first reply " + millis + " ms after the restart, in view " + viewAfter + "; "
+                    + moved + " bytes transferred; now at batch " + after.stableSeq());
+            assertThat(viewAfter).as("a new view above the remembered one").isGreaterThan(viewBefore);
+            assertThat(moved).as("bytes moved between the replicas").isZero();
+            assertThat(cluster.failures).isEmpty();
+        }
     }
 
     private void restartFromDisk(QuorumConfig config, int node) throws Exception {
