@@ -148,8 +148,8 @@ public final class ReplicaRuntimeBuilder {
                     "node " + roles.self() + ": resumeAsPrimary needs storage and excludes joining");
         }
         if (storage != null && !roles.hostsExecution()) {
-            throw new IllegalArgumentException("node " + roles.self() + " hosts no execution replica: it has nothing"
-                    + " to store (verifier state is not persisted yet)");
+            throw new IllegalArgumentException("node " + roles.self() + " hosts no execution replica: it has no"
+                    + " batches to store (a verifier keeps its memory in a VerifierStore given to QuorumRoles.of)");
         }
         if (storage != null && !roles.resumesFromDisk()) {
             throw new IllegalArgumentException("node " + roles.self() + ": these roles cannot start from a state"
