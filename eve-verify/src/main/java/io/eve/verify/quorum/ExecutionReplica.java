@@ -101,7 +101,25 @@ public final class ExecutionReplica {
      */
     public ExecutionReplica(
             QuorumConfig config, ExecutionActions actions, boolean joining, Token recovered, LongSupplier seeds) {
-        this.joining = joining || recovered != null;
+        this(config, actions, joining, recovered, List.of(), seeds);
+    }
+
+    /**
+     * A replica whose stage recovered committed batch {@code recovered.seq()} and, after it, executed again the
+     * batches {@code executedAfter} that its disk held as executed but not committed: it holds them as executed,
+     * and sends their {@code Verify} again, as if it had just executed them.
+     *
+     * @param recovered the token of the recovered batch, null when nothing was recovered
+     * @param executedAfter consecutive batches from {@code recovered.seq() + 1} on (empty: none)
+     */
+    public ExecutionReplica(
+            QuorumConfig config,
+            ExecutionActions actions,
+            boolean joining,
+            Token recovered,
+            List<Executed> executedAfter,
+            LongSupplier seeds) {
+        this.joining = joining || recovered != null || !executedAfter.isEmpty();
         if (!config.hostsExecution()) {
             throw new IllegalArgumentException("process " + config.self() + " hosts no execution replica in " + config);
         }
@@ -116,6 +134,17 @@ public final class ExecutionReplica {
             stageStable = recovered.seq();
             expected = recovered.seq() + 1;
             mine.put(recovered.seq(), recovered);
+        }
+        for (Executed done : executedAfter) {
+            if (done.seq() != expected) {
+                throw new IllegalArgumentException(
+                        name + ": recovered batch " + done.seq() + " where batch " + expected + " was expected");
+            }
+            executed.put(done.seq(), done);
+            mine.put(done.seq(), done.token());
+            held.add(done.seq());
+            received.put(done.seq(), done.batch());
+            expected = done.seq() + 1;
         }
     }
 

@@ -37,7 +37,8 @@ public final class QuorumRoles implements HostedRoles {
             LongSupplier seeds) {
         this.host = host;
         this.replica = config.hostsExecution()
-                ? new ExecutionReplica(config, new Bindings(), joining, host.recoveredToken(), seeds)
+                ? new ExecutionReplica(
+                        config, new Bindings(), joining, host.recoveredToken(), host.recoveredExecuted(), seeds)
                 : null;
         VerifierMemory memory =
                 store == null ? null : store.memory("verifier " + config.self(), () -> this::onVerifierDurable);
@@ -84,6 +85,15 @@ public final class QuorumRoles implements HostedRoles {
             /** An execution replica resumes from the batch its stage recovered (docs/quorum.md, "Durable replicas"). */
             @Override
             public boolean resumesFromDisk() {
+                return config.hostsExecution();
+            }
+
+            /**
+             * A certificate the verifiers remember must name a state some replica's disk holds after a restart of
+             * every process: each executed batch is durable before its {@code Verify} leaves.
+             */
+            @Override
+            public boolean persistsExecuted() {
                 return config.hostsExecution();
             }
 
@@ -201,7 +211,11 @@ public final class QuorumRoles implements HostedRoles {
     private final class Bindings implements ExecutionActions {
         @Override
         public void send(int to, Message message) {
-            host.send(to, message);
+            if (message instanceof Message.Verify verify && verify.token().seq() > 0) {
+                host.afterExecutedDurable(verify.token().seq(), () -> host.send(to, message));
+            } else {
+                host.send(to, message);
+            }
         }
 
         @Override

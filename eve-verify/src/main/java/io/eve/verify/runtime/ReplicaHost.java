@@ -8,6 +8,7 @@ import io.eve.execution.Token;
 import io.eve.merkle.ApplyResult;
 import io.eve.merkle.StateDelta;
 import io.eve.protocol.Message;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -69,6 +70,23 @@ public interface ReplicaHost {
      */
     default Token recoveredToken() {
         return null;
+    }
+
+    /**
+     * The batches executed after {@link #recoveredSeq()} that the stage recovered from the executed tail on
+     * disk and executed again, in order, not committed (empty without: see {@link
+     * HostedRoles.Factory#persistsExecuted}).
+     */
+    default List<Executed> recoveredExecuted() {
+        return List.of();
+    }
+
+    /**
+     * Runs {@code task} (on the protocol mailbox) once the last execution of batch {@code seq} is durable in the
+     * executed tail; at once when the roles persist no executed batches or the batch is already durable.
+     */
+    default void afterExecutedDurable(long seq, Runnable task) {
+        task.run();
     }
 
     /**
