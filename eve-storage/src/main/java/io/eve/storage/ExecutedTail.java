@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -34,10 +35,12 @@ public final class ExecutedTail implements AutoCloseable {
      * @param dir the node's storage folder
      * @param name how logs name the node
      * @param onDurable told, on the writer's thread, each record version once it is durable
+     * @param onFailure told, on the writer's thread, when a write fails (the node must stop: its verifications
+     *     would wait forever)
      */
-    public ExecutedTail(Path dir, String name, LongConsumer onDurable) {
+    public ExecutedTail(Path dir, String name, LongConsumer onDurable, Consumer<Throwable> onFailure) {
         this.file = new StateFile(Objects.requireNonNull(dir, "dir").resolve(FILE), REMEDY);
-        this.writer = new StateFileWriter(file, name + " executed tail", onDurable, failure -> {});
+        this.writer = new StateFileWriter(file, name + " executed tail", onDurable, onFailure);
     }
 
     /** The file. */

@@ -172,7 +172,7 @@ public final class ReplicaRuntime implements Replica {
             this.lastLogged = recovered.seq();
             this.recoveredToken = recovered.any() ? stage.tokenAt(recovered.seq()) : null;
             this.tail = storage != null && factory.persistsExecuted()
-                    ? new ExecutedTail(storage.dir(), "node " + self, this::onTailDurable)
+                    ? new ExecutedTail(storage.dir(), "node " + self, this::onTailDurable, this::fail)
                     : null;
             this.lastMarkedStable = recovered.seq();
             this.held = storage != null && storage.holdsReplies()
@@ -435,6 +435,9 @@ public final class ReplicaRuntime implements Replica {
         stageThread.shutdown();
         if (storage != null) {
             storage.close();
+        }
+        if (tail != null) {
+            tail.close();
         }
     }
 
