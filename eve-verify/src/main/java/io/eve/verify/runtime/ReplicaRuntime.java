@@ -175,7 +175,9 @@ public final class ReplicaRuntime implements Replica {
                     ? new ExecutedTail(storage.dir(), "node " + self, this::onTailDurable, this::fail)
                     : null;
             this.lastMarkedStable = recovered.seq();
-            this.held = storage != null && storage.holdsReplies()
+            // With an executed tail, a committed batch is on the disks of the replicas whose Verify made its
+            // certificate (each wrote it before its Verify left): its replies need not wait for this log.
+            this.held = storage != null && storage.holdsReplies() && tail == null
                     ? new HeldReplies(this::sendReply, recovered.seq())
                     : null;
             if (tail != null) {
