@@ -34,9 +34,12 @@ class EveReplicaTest {
     }
 
     @Test
-    void shouldRefuseStorageForAQuorumExecutionReplicaUntilItCanResumeFromDisk(@TempDir Path dir) throws IOException {
+    void shouldRefuseADamagedVerifierStateNamingTheFile(@TempDir Path dir) throws IOException {
         ClusterConfig crash = parse("profile=crash\nnodes=0@127.0.0.1:7500, 1@127.0.0.1:7501, 2@127.0.0.1:7502\n"
                 + "storage.dir=" + dir + "\n");
+        Path state = dir.resolve("node-0").resolve("verifier.state");
+        Files.createDirectories(state.getParent());
+        Files.write(state, new byte[] {0x45, 0x56, 0x53, 0x46, 0, 0, 0, 1, 0, 0, 0, 9, 1, 2});
         assertThatThrownBy(() -> EveReplica.builder()
                         .config(crash)
                         .node(0)
@@ -44,9 +47,17 @@ class EveReplicaTest {
                             throw new AssertionError("refused before the application is built");
                         })
                         .build())
-                .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("storage.dir is set")
-                .hasMessageContaining("primary-backup only");
+                .hasMessageContaining(state.toAbsolutePath().toString())
+                .hasMessageContaining("is corrupt");
+    }
+
+    @Test
+    void shouldShipACrashProfileWithStorage() {
+        ClusterConfig config = ClusterConfig.load(Path.of("../config/crash-durable.properties"));
+        assertThat(config.profile().key()).isEqualTo("crash");
+        assertThat(config.storage().enabled()).isTrue();
+        assertThat(config.storage().sync()).isEqualTo(ClusterConfig.Storage.Sync.BATCH);
+        assertThat(config.storage().nodeDir(1)).isEqualTo(Path.of("eve-data-crash", "node-1"));
     }
 
     @Test

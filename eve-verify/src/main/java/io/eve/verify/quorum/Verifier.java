@@ -43,6 +43,14 @@ public final class Verifier {
 
     private final QuorumConfig config;
     private final Outbox outbox;
+    private final Outbox network;
+    private final VerifierMemory memory;
+    /** Messages that wait until the record they depend on is durable, in the order they were sent. */
+    private final Deque<Held> held = new ArrayDeque<>();
+
+    private VerifierMemory.Remembered saved;
+    private long savedVersion;
+    private long durableVersion;
     private final Evidence evidence;
     private final ViewChangeDriver views;
     private final ViewChanges rules;
@@ -89,17 +97,45 @@ public final class Verifier {
      *     earlier incarnation's query are not taken for current ones
      */
     public Verifier(QuorumConfig config, Outbox outbox, Evidence evidence, boolean recovering, long joinNonce) {
+        this(config, outbox, evidence, recovering, joinNonce, null);
+    }
+
+    /**
+     * A verifier that keeps what it must remember in {@code memory} (docs/quorum.md, "Durable verifiers"). If
+     * the memory holds a record from an earlier life, the verifier restarts from it: {@code recovering} as
+     * one restarted without its state (it first tries to rejoin the others' view), but when it has not rejoined
+     * within a view timeout it starts a view change above the remembered view that reports the remembered
+     * certificate, which counts, so that a cluster restarted as a whole can start a new view.
+     *
+     * @param memory null: nothing is persisted (the verifier forgets everything when it stops)
+     */
+    public Verifier(
+            QuorumConfig config,
+            Outbox outbox,
+            Evidence evidence,
+            boolean recovering,
+            long joinNonce,
+            VerifierMemory memory) {
         if (!config.hostsVerifier()) {
             throw new IllegalArgumentException("process " + config.self() + " hosts no verifier in " + config);
         }
         this.config = config;
-        this.outbox = outbox;
+        this.network = outbox;
+        this.memory = memory;
+        this.outbox = memory == null ? outbox : this::sendWhenRemembered;
         this.evidence = evidence;
         this.self = config.self();
         this.protection = new ExtraProtection(config);
         this.rules = new ViewChanges(config, evidence);
-        this.rejoin = recovering ? new Rejoin(config, rules, joinNonce) : null;
-        this.views = new ViewChangeDriver(config, rules, outbox, new Host(), recovering);
+        VerifierMemory.Remembered remembered = memory == null ? null : memory.load();
+        boolean restarts = recovering || remembered != null;
+        this.rejoin = restarts ? new Rejoin(config, rules, joinNonce) : null;
+        this.views = new ViewChangeDriver(config, rules, this.outbox, new Host(), restarts);
+        if (remembered != null) {
+            best = remembered.best();
+            saved = remembered;
+            views.remember(remembered.view());
+        }
     }
 
     public void start(long nowNanos) {
@@ -494,7 +530,12 @@ public final class Verifier {
         if (from == self) {
             return;
         }
-        rules.onRejoin(from, views.view());
+        if (!views.changing()) {
+            // An answer "leaving my view" never lets the joiner adopt (Rejoin.tryAdopt), so it needs no filter
+            // (rule F); with one, the view change this verifier is in could refuse the joiner's view change,
+            // which after a restart of every verifier from its memory may be one the new view needs.
+            rules.onRejoin(from, views.view());
+        }
         Certificate proof = committedCertificate;
         JoinState state = proof == null
                 ? new JoinState(self, query.nonce(), views.view(), views.changing(), -1, ViewChanges.ORIGIN, List.of())
@@ -525,7 +566,9 @@ public final class Verifier {
         committedSeq = start.seq();
         committedToken = proof == null ? null : proof.token();
         committedCertificate = proof;
-        best = proof;
+        if (proof != null && proof.isAbove(best)) {
+            best = proof; // a remembered certificate above it stays
+        }
         startConfirmed = true;
         slots.clear();
         lastProgress = now;
@@ -588,6 +631,48 @@ public final class Verifier {
         public boolean reportsCertificate() {
             return rejoinView < 0 || (best != null && best.view() > rejoinView);
         }
+    }
+
+    // ---- memory (docs/quorum.md, "Durable verifiers") --------------------------------------------------
+
+    /** A message held until record {@code version} is durable. */
+    private record Held(int to, Message message, long version) {}
+
+    /** What this verifier must remember now: the highest view it is in or left for, and its best certificate. */
+    private VerifierMemory.Remembered remembered() {
+        return new VerifierMemory.Remembered(views.highestView(), best);
+    }
+
+    /**
+     * Every message leaves only once what it depends on is durable: if the view or the best certificate changed
+     * since the last record saved, a new one is saved first, and the message waits for it (and keeps its place
+     * behind messages already waiting).
+     */
+    private void sendWhenRemembered(int to, Message message) {
+        VerifierMemory.Remembered now = remembered();
+        if (saved == null || now.view() != saved.view() || now.best() != saved.best()) {
+            saved = now;
+            memory.save(now, ++savedVersion);
+        }
+        if (held.isEmpty() && durableVersion >= savedVersion) {
+            network.send(to, message);
+        } else {
+            held.add(new Held(to, message, savedVersion));
+        }
+    }
+
+    /** Record {@code version} of this verifier's memory is durable: the messages that waited for it leave. */
+    public void onDurable(long version) {
+        durableVersion = Math.max(durableVersion, version);
+        while (!held.isEmpty() && held.peek().version() <= durableVersion) {
+            Held next = held.poll();
+            network.send(next.to(), next.message());
+        }
+    }
+
+    /** Messages waiting for this verifier's memory to be durable (0 without a memory). */
+    public int heldMessages() {
+        return held.size();
     }
 
     // ---- sending ---------------------------------------------------------------------------------
