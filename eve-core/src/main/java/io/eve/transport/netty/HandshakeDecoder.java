@@ -1,19 +1,26 @@
 package io.eve.transport.netty;
 
+import io.eve.transport.tls.PeerIdentity;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.SslHandler;
 import java.nio.ByteBuffer;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The first 8 bytes of an accepted connection: magic "EVEH" and the dialing node's id. Until they
  * arrive nothing else is read; a connection that does not send them within the timeout, or sends
- * something else, is closed with a logged reason. Then this handler leaves the pipeline.
+ * something else, is closed with a logged reason. With TLS the id must be one the peer's certificate
+ * grants ({@link PeerIdentity#allows}), else the connection is closed as an impostor. Then this handler
+ * leaves the pipeline.
  */
 final class HandshakeDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(HandshakeDecoder.class);
@@ -70,9 +77,30 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
             context.close();
             return;
         }
+        if (transport.tls()) {
+            PeerIdentity identity = peerIdentity(context);
+            // A node only as itself; a client only as one of its ids, and never as a node it dials.
+            if (identity == null || !identity.allows(node) || (!identity.isNode() && transport.isDialable(node))) {
+                in.skipBytes(in.readableBytes());
+                transport.refuseImpostor(node, identity, context.channel());
+                return;
+            }
+            context.pipeline().get(Delivery.class).authenticated(identity);
+        }
         transport.onHandshake(node, context.channel());
         context.pipeline().get(Delivery.class).from(node);
         context.pipeline().remove(this);
+    }
+
+    /** The identity of the peer's certificate (the TLS handshake is done before any data is read). */
+    private static PeerIdentity peerIdentity(ChannelHandlerContext context) {
+        SslHandler tls = context.pipeline().get(SslHandler.class);
+        try {
+            Certificate[] chain = tls.engine().getSession().getPeerCertificates();
+            return PeerIdentity.of((X509Certificate) chain[0]);
+        } catch (SSLPeerUnverifiedException | IllegalArgumentException e) {
+            return null;
+        }
     }
 
     @Override
