@@ -54,7 +54,7 @@ final class Delivery extends SimpleChannelInboundHandler<Message> {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-        transport.onConnectionFailed(from, context.channel().remoteAddress(), cause);
+        transport.onConnectionFailed(from, context.channel(), cause);
         context.close();
     }
 }

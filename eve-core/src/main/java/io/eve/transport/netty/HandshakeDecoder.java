@@ -30,6 +30,8 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
     private final NettyTransport transport;
     private final long timeoutMillis;
     private ScheduledFuture<?> deadline;
+    /** The connection was refused and is closing: what still arrives is dropped unread. */
+    private boolean refused;
 
     HandshakeDecoder(NettyTransport transport, long timeoutMillis) {
         this.transport = transport;
@@ -59,6 +61,10 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext context, ByteBuf in, List<Object> out) {
+        if (refused) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
         if (in.readableBytes() < LENGTH) {
             return;
         }
@@ -82,6 +88,7 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
             // A node only as itself; a client only as one of its ids, and never as a node it dials.
             if (identity == null || !identity.allows(node) || (!identity.isNode() && transport.isDialable(node))) {
                 in.skipBytes(in.readableBytes());
+                refused = true;
                 transport.refuseImpostor(node, identity, context.channel());
                 return;
             }

@@ -21,7 +21,6 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.EnumMap;
 import java.util.Map;
@@ -58,6 +57,8 @@ public final class NettyTransport implements Transport {
     private static final int PENDING_LIMIT = 10_000;
     private static final long REDIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long IMPOSTOR_LOG_SECONDS = 10;
+    private static final io.netty.util.AttributeKey<Boolean> TLS_FAILURE_COUNTED =
+            io.netty.util.AttributeKey.valueOf("eve.tls-failure-counted");
 
     private final int self;
     private final InetSocketAddress listen;
@@ -366,6 +367,9 @@ public final class NettyTransport implements Transport {
 
     /** The TLS handshake with {@code peer} (-1: not yet named) failed; the connection is being closed. */
     private void onTlsFailed(int peer, Channel channel, Throwable cause) {
+        if (channel.attr(TLS_FAILURE_COUNTED).setIfAbsent(Boolean.TRUE) != null) {
+            return; // the handshake's failure and the exception that caused it are one failure
+        }
         closed(ClosedBecause.TLS_FAILED);
         logRefused(
                 peer,
@@ -479,8 +483,15 @@ public final class NettyTransport implements Transport {
     }
 
     /** The connection with {@code from} (-1 if not yet named) failed with {@code cause}; it is being closed. */
-    void onConnectionFailed(int from, SocketAddress remote, Throwable cause) {
-        losses.onFailed(self, from, remote, cause);
+    void onConnectionFailed(int from, Channel channel, Throwable cause) {
+        for (Throwable c = cause; c != null; c = c.getCause()) {
+            if (c instanceof javax.net.ssl.SSLException) {
+                // A TLS record that does not authenticate (corrupted, truncated, replayed) or a failed handshake.
+                onTlsFailed(from, channel, c);
+                return;
+            }
+        }
+        losses.onFailed(self, from, channel.remoteAddress(), cause);
         closed(ClosedBecause.CONNECTION_ERROR);
     }
 

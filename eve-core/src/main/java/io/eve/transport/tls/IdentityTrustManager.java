@@ -54,11 +54,9 @@ final class IdentityTrustManager extends X509ExtendedTrustManager {
         pkix.checkServerTrusted(chain, authType, engine);
         PeerIdentity identity = identity(chain);
         String expected = engine == null ? null : engine.getPeerHost();
-        if (expected != null && !expected.equals(identity.name())) {
+        if (expected != null
+                && !(identity.isNode() && PeerIdentity.nodeName(identity.node()).equals(expected))) {
             throw new CertificateException("dialed " + expected + " and was answered by " + identity);
-        }
-        if (expected != null && !identity.isNode()) {
-            throw new CertificateException("dialed " + expected + " and was answered by a client, " + identity);
         }
     }
 

@@ -75,6 +75,9 @@ public record PeerIdentity(int node, int firstClient, int lastClient, String nam
      */
     public static PeerIdentity of(X509Certificate certificate) {
         String cn = certificate.getSubjectX500Principal().getName();
+        if (cn.startsWith("CN=") && cn.indexOf(',') < 0) {
+            cn = cn.substring(3);
+        }
         Collection<List<?>> names;
         try {
             names = certificate.getSubjectAlternativeNames();
@@ -107,7 +110,7 @@ public record PeerIdentity(int node, int firstClient, int lastClient, String nam
     private static PeerIdentity parseUri(String uri, String cn) {
         try {
             if (uri.startsWith(NODE_URI)) {
-                return new PeerIdentity(Integer.parseInt(uri.substring(NODE_URI.length())), -1, -1, cn);
+                return node(Integer.parseInt(uri.substring(NODE_URI.length())));
             }
             if (uri.startsWith(CLIENTS_URI)) {
                 Matcher matcher = CLIENTS.matcher(uri.substring(CLIENTS_URI.length()));
