@@ -40,6 +40,8 @@ final class Authenticators {
         throw new ConfigException("the " + cluster.profile().key() + " profile (r = " + cluster.r()
                 + ") authenticates every message between replicas and needs each node's own key file: set tls.dir"
                 + " to a bundle of ./eve certs --config <file> --out <dir> (node i reads node-<i>/"
-                + MacKeys.NODE_FILE + "), or auth.keys-file to this node's file ({node} stands for the node id)");
+                + MacKeys.NODE_FILE
+                + "), or auth.keys-file to this node's file of ./eve keys --config <file> --out <dir>"
+                + " ({node} stands for the node id)");
     }
 }

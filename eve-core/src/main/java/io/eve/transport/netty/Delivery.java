@@ -11,6 +11,8 @@ final class Delivery extends SimpleChannelInboundHandler<Message> {
     private volatile int from;
     /** With TLS, on an accepted connection: the certificate's identity, once the handshake checked it. */
     private volatile PeerIdentity identity;
+    /** Refused as an impostor: the rest of what it sent is dropped. */
+    private boolean refused;
 
     /** For an accepted connection: the peer is known after the handshake. */
     Delivery(NettyTransport transport) {
@@ -32,6 +34,9 @@ final class Delivery extends SimpleChannelInboundHandler<Message> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext context, Message message) {
+        if (refused) {
+            return;
+        }
         PeerIdentity peer = identity;
         if (peer != null && !peer.isNode()) {
             long clientId = from;
@@ -41,6 +46,7 @@ final class Delivery extends SimpleChannelInboundHandler<Message> {
                 clientId = request.request().clientId();
             }
             if (clientId != from) {
+                refused = true;
                 // A client sends only its own requests: replies go to the connection its certificate proved.
                 transport.refuseImpostor(
                         (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, clientId)),
