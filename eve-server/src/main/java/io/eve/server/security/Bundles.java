@@ -12,8 +12,6 @@ import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -276,8 +274,11 @@ public final class Bundles {
                 try {
                     Files.move(staging, dir, StandardCopyOption.ATOMIC_MOVE);
                     LOG.warn("DEMO KEYS: generated localhost demo certificates and keys in {}", dir);
-                } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
-                    deleteTree(staging); // another replica of this demo was first
+                } catch (IOException e) {
+                    if (!Files.isDirectory(dir)) {
+                        throw e;
+                    }
+                    deleteTree(staging); // another replica of this demo was first (the rename found it there)
                 }
             } catch (IOException e) {
                 deleteQuietly(staging);
