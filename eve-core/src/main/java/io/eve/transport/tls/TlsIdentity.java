@@ -14,9 +14,11 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.Signature;
+import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateFactory;
@@ -29,6 +31,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLException;
 
 /**
@@ -43,7 +46,8 @@ import javax.net.ssl.SSLException;
  * yet valid; a certificate not signed by the CA; a certificate for another identity than expected; any other
  * file in the folder (another node's secrets or the CA's key do not belong on this process).
  *
- * <p>Immutable and thread-safe.
+ * <p>Immutable and thread-safe. Its two contexts are built once and shared by every connection that uses
+ * them (so the JDK's TLS session cache lets reconnections skip the certificate exchange).
  */
 public final class TlsIdentity {
     /** A node's private key in its folder. */
@@ -64,6 +68,8 @@ public final class TlsIdentity {
     private final PrivateKey key;
     private final X509Certificate certificate;
     private final X509Certificate ca;
+    private volatile SslContext server;
+    private volatile SslContext client;
 
     private TlsIdentity(
             Path folder, PeerIdentity identity, PrivateKey key, X509Certificate certificate, X509Certificate ca) {
@@ -291,8 +297,21 @@ public final class TlsIdentity {
 
     /** The context for accepted connections: TLS 1.3 only, a certificate of this CA required of the peer. */
     public SslContext serverContext() {
+        SslContext context = server;
+        if (context == null) {
+            synchronized (this) {
+                if (server == null) {
+                    server = buildServerContext();
+                }
+                context = server;
+            }
+        }
+        return context;
+    }
+
+    private SslContext buildServerContext() {
         try {
-            return SslContextBuilder.forServer(key, certificate)
+            return SslContextBuilder.forServer(keyManagers())
                     .sslProvider(SslProvider.JDK)
                     .protocols(PROTOCOL)
                     .trustManager(new IdentityTrustManager(ca))
@@ -308,16 +327,44 @@ public final class TlsIdentity {
      * certificate of this CA for the node dialed (the handler's peer host, {@link PeerIdentity#nodeName}).
      */
     public SslContext clientContext() {
+        SslContext context = client;
+        if (context == null) {
+            synchronized (this) {
+                if (client == null) {
+                    client = buildClientContext();
+                }
+                context = client;
+            }
+        }
+        return context;
+    }
+
+    private SslContext buildClientContext() {
         try {
             return SslContextBuilder.forClient()
                     .sslProvider(SslProvider.JDK)
                     .protocols(PROTOCOL)
-                    .keyManager(key, certificate)
+                    .keyManager(keyManagers())
                     .trustManager(new IdentityTrustManager(ca))
                     .endpointIdentificationAlgorithm(null)
                     .build();
         } catch (SSLException e) {
             throw new IllegalStateException("the JDK's TLS provider refused " + this + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The JDK's key managers over this identity (so that Netty never re-parses the key itself). */
+    private KeyManagerFactory keyManagers() {
+        try {
+            char[] password = new char[0];
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            store.setKeyEntry("eve", key, password, new Certificate[] {certificate});
+            KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            factory.init(store, password);
+            return factory;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("the JDK cannot hold " + this + " in a key store: " + e.getMessage(), e);
         }
     }
 

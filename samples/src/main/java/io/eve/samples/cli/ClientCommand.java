@@ -49,6 +49,9 @@ final class ClientCommand {
      * The --id given, or a random one: with tls.enabled, from the ids the client certificate grants (leaving
      * room for the consecutive ids of a load's clients).
      */
+    /** The client identities this process loaded, one per folder: a load's clients share its TLS context. */
+    private static final Map<Path, TlsIdentity> IDENTITIES = new java.util.concurrent.ConcurrentHashMap<>();
+
     int clientId() {
         if (id != null) {
             return id;
@@ -82,8 +85,10 @@ final class ClientCommand {
                 .connectionLossLog(losses);
         if (cluster.tls().enabled()) {
             // The client's certificate must grant the id it names; replicas refuse the connection otherwise.
-            Bundles.prepareDemo(cluster);
-            TlsIdentity identity = TlsIdentity.loadClient(cluster.tls().clientFolder());
+            TlsIdentity identity = IDENTITIES.computeIfAbsent(cluster.tls().clientFolder(), folder -> {
+                Bundles.prepareDemo(cluster);
+                return TlsIdentity.loadClient(folder);
+            });
             if (!identity.identity().allows(clientId)) {
                 throw new IllegalArgumentException("client id " + clientId + " is not granted by the certificate of "
                         + identity.identity() + " in " + identity.folder());
