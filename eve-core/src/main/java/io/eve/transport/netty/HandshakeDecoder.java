@@ -44,6 +44,20 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
 
     @Override
     public void handlerAdded(ChannelHandlerContext context) {
+        SslHandler tls = context.pipeline().get(SslHandler.class);
+        if (tls == null) {
+            armDeadline(context);
+        } else {
+            // The TLS handshake has a deadline of its own; the clock for naming itself starts after it.
+            tls.handshakeFuture().addListener(done -> {
+                if (done.isSuccess() && !refused) {
+                    armDeadline(context);
+                }
+            });
+        }
+    }
+
+    private void armDeadline(ChannelHandlerContext context) {
         deadline = context.executor()
                 .schedule(
                         () -> {
@@ -70,7 +84,9 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
         }
         int magic = in.readInt();
         int node = in.readInt();
-        deadline.cancel(false);
+        if (deadline != null) {
+            deadline.cancel(false);
+        }
         if (magic != MAGIC || node < 0) {
             LOG.warn(
                     "node {}: {} sent a bad handshake (magic {}, node {}); closing",

@@ -57,6 +57,9 @@ public final class NettyTransport implements Transport {
     private static final int PENDING_LIMIT = 10_000;
     private static final long REDIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long IMPOSTOR_LOG_SECONDS = 10;
+    /** How long a TLS handshake may take (a loaded machine's cold JVM needs seconds for its first ones). */
+    private static final long TLS_HANDSHAKE_TIMEOUT_MILLIS = 30_000;
+
     private static final io.netty.util.AttributeKey<Boolean> TLS_FAILURE_COUNTED =
             io.netty.util.AttributeKey.valueOf("eve.tls-failure-counted");
 
@@ -70,6 +73,11 @@ public final class NettyTransport implements Transport {
     private final ConnectionLossLog losses;
     private final SslContext serverTls;
     private final SslContext clientTls;
+    /**
+     * With TLS: where the JDK's handshake work (certificate checks, key exchange) runs, so that a burst of
+     * new connections does not hold the event loop that carries the established links.
+     */
+    private final java.util.concurrent.ExecutorService handshakes;
     /** When each claimed id was last logged as refused, for {@link #IMPOSTOR_LOG_SECONDS}. */
     private final Map<Integer, Long> impostorLogged = new ConcurrentHashMap<>();
 
@@ -122,6 +130,13 @@ public final class NettyTransport implements Transport {
         this.losses = builder.losses != null ? builder.losses : new ConnectionLossLog();
         this.serverTls = builder.tls == null ? null : builder.tls.serverContext();
         this.clientTls = builder.tls == null ? null : builder.tls.clientContext();
+        this.handshakes = builder.tls == null
+                ? null
+                : java.util.concurrent.Executors.newFixedThreadPool(2, runnable -> {
+                    Thread thread = new Thread(runnable, "eve-tls-handshake-" + builder.self);
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
     public static Builder builder() {
@@ -263,7 +278,8 @@ public final class NettyTransport implements Transport {
                     @Override
                     protected void initChannel(SocketChannel channel) {
                         if (serverTls != null) {
-                            SslHandler tls = serverTls.newHandler(channel.alloc());
+                            SslHandler tls = serverTls.newHandler(channel.alloc(), handshakes);
+                            tls.setHandshakeTimeoutMillis(TLS_HANDSHAKE_TIMEOUT_MILLIS);
                             tls.handshakeFuture().addListener(done -> {
                                 if (!done.isSuccess()) {
                                     onTlsFailed(-1, channel, done.cause());
@@ -338,9 +354,10 @@ public final class NettyTransport implements Transport {
                     protected void initChannel(SocketChannel channel) {
                         if (clientTls != null) {
                             // The peer host names the node dialed: IdentityTrustManager accepts only its certificate.
-                            channel.pipeline()
-                                    .addLast(clientTls.newHandler(
-                                            channel.alloc(), PeerIdentity.nodeName(link.peer), address.getPort()));
+                            SslHandler tls = clientTls.newHandler(
+                                    channel.alloc(), PeerIdentity.nodeName(link.peer), address.getPort(), handshakes);
+                            tls.setHandshakeTimeoutMillis(TLS_HANDSHAKE_TIMEOUT_MILLIS);
+                            channel.pipeline().addLast(tls);
                         }
                         channel.pipeline().addLast(new FrameDecoder(NettyTransport.this, codec, frameTimeoutMillis));
                         channel.pipeline().addLast(new Delivery(NettyTransport.this, link.peer));
@@ -520,5 +537,8 @@ public final class NettyTransport implements Transport {
         inbound.values().forEach(Channel::close);
         fromPeers.forEach(Channel::close);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        if (handshakes != null) {
+            handshakes.shutdownNow();
+        }
     }
 }
