@@ -121,9 +121,9 @@ public final class EveClient implements AutoCloseable {
         if (!cluster.tls().enabled()) {
             return connect(cluster, random.nextInt(1_000_000, Integer.MAX_VALUE - 100_000));
         }
-        io.eve.transport.tls.TlsIdentity identity =
-                io.eve.transport.tls.TlsIdentity.loadClient(cluster.tls().clientFolder());
-        io.eve.transport.tls.PeerIdentity granted = identity.identity();
+        io.eve.transport.netty.tls.TlsIdentity identity =
+                io.eve.transport.netty.tls.TlsIdentity.loadClient(cluster.tls().clientFolder());
+        io.eve.transport.netty.tls.PeerIdentity granted = identity.identity();
         int id = (int) random.nextLong(granted.firstClient(), (long) granted.lastClient() + 1);
         return connect(cluster, id, identity);
     }
@@ -137,13 +137,13 @@ public final class EveClient implements AutoCloseable {
                 cluster,
                 clientId,
                 cluster.tls().enabled()
-                        ? io.eve.transport.tls.TlsIdentity.loadClient(
+                        ? io.eve.transport.netty.tls.TlsIdentity.loadClient(
                                 cluster.tls().clientFolder())
                         : null);
     }
 
     private static EveClient connect(
-            io.eve.config.ClusterConfig cluster, int clientId, io.eve.transport.tls.TlsIdentity tls) {
+            io.eve.config.ClusterConfig cluster, int clientId, io.eve.transport.netty.tls.TlsIdentity tls) {
         if (tls != null && !tls.identity().allows(clientId)) {
             throw new IllegalArgumentException("client id " + clientId + " is not granted by the certificate of "
                     + tls.identity() + " in " + tls.folder());

@@ -11,7 +11,7 @@ import io.eve.storage.Storage;
 import io.eve.storage.StorageConfig;
 import io.eve.transport.Transport;
 import io.eve.transport.netty.NettyTransport;
-import io.eve.transport.tls.TlsIdentity;
+import io.eve.transport.netty.tls.TlsIdentity;
 import io.eve.verify.auth.AuthenticatingTransport;
 import io.eve.verify.auth.Envelopes;
 import io.eve.verify.auth.MacEvidence;

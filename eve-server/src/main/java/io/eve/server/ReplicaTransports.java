@@ -10,7 +10,7 @@ import io.eve.server.security.Bundles;
 import io.eve.transport.RoutedTransport;
 import io.eve.transport.Transport;
 import io.eve.transport.netty.NettyTransport;
-import io.eve.transport.tls.TlsIdentity;
+import io.eve.transport.netty.tls.TlsIdentity;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;

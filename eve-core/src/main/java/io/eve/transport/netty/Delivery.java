@@ -1,7 +1,7 @@
 package io.eve.transport.netty;
 
 import io.eve.protocol.Message;
-import io.eve.transport.tls.PeerIdentity;
+import io.eve.transport.netty.tls.PeerIdentity;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 

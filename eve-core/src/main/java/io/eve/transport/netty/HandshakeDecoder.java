@@ -1,6 +1,6 @@
 package io.eve.transport.netty;
 
-import io.eve.transport.tls.PeerIdentity;
+import io.eve.transport.netty.tls.PeerIdentity;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;

@@ -2,8 +2,8 @@ package io.eve.transport.netty;
 
 import io.eve.protocol.Message;
 import io.eve.transport.Transport;
-import io.eve.transport.tls.PeerIdentity;
-import io.eve.transport.tls.TlsIdentity;
+import io.eve.transport.netty.tls.PeerIdentity;
+import io.eve.transport.netty.tls.TlsIdentity;
 import io.eve.transport.wire.FrameCodec;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eve.config.ConfigException;
-import io.eve.transport.tls.PeerIdentity;
-import io.eve.transport.tls.TlsIdentity;
+import io.eve.transport.netty.tls.PeerIdentity;
+import io.eve.transport.netty.tls.TlsIdentity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;

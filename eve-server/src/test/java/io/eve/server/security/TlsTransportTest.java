@@ -6,7 +6,7 @@ import io.eve.Request;
 import io.eve.protocol.Message;
 import io.eve.transport.netty.NettyTransport;
 import io.eve.transport.netty.NettyTransport.ClosedBecause;
-import io.eve.transport.tls.TlsIdentity;
+import io.eve.transport.netty.tls.TlsIdentity;
 import io.eve.transport.wire.FrameCodec;
 import java.io.InputStream;
 import java.io.OutputStream;

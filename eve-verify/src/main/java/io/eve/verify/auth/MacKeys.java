@@ -73,7 +73,7 @@ public final class MacKeys {
             throw new ConfigException("the key file " + file + " of node " + node + " does not exist (generate one"
                     + " per node with ./eve keys or ./eve certs)");
         }
-        io.eve.transport.tls.TlsIdentity.checkOwnerOnly(file, "the key file of node " + node);
+        io.eve.transport.netty.tls.TlsIdentity.checkOwnerOnly(file, "the key file of node " + node);
         try {
             return parseNode(Files.readString(file, StandardCharsets.UTF_8), file.toString(), ids, node);
         } catch (IOException e) {

@@ -81,7 +81,7 @@ class EveKvTest {
                 .isZero();
         int[] ids = {0, 1, 2, 3};
         for (int node : ids) {
-            assertThat(io.eve.transport.tls.TlsIdentity.loadNode(bundle.resolve("node-" + node), node)
+            assertThat(io.eve.transport.netty.tls.TlsIdentity.loadNode(bundle.resolve("node-" + node), node)
                             .identity()
                             .node())
                     .isEqualTo(node);
@@ -89,7 +89,7 @@ class EveKvTest {
             assertThat(io.eve.verify.auth.MacKeys.loadNode(macs, ids, node).holder())
                     .isEqualTo(node);
         }
-        assertThat(io.eve.transport.tls.TlsIdentity.loadClient(bundle.resolve("client-1"))
+        assertThat(io.eve.transport.netty.tls.TlsIdentity.loadClient(bundle.resolve("client-1"))
                         .identity()
                         .isNode())
                 .isFalse();

@@ -1,4 +1,4 @@
-package io.eve.transport.tls;
+package io.eve.transport.netty.tls;
 
 import io.eve.config.ConfigException;
 import io.netty.handler.ssl.ClientAuth;

@@ -3,4 +3,4 @@
  * key and a certificate signed by the cluster's CA), the checks made when it is loaded, and the identity a
  * certificate grants: a node id, or a range of client ids.
  */
-package io.eve.transport.tls;
+package io.eve.transport.netty.tls;

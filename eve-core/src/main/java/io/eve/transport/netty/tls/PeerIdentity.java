@@ -1,4 +1,4 @@
-package io.eve.transport.tls;
+package io.eve.transport.netty.tls;
 
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
