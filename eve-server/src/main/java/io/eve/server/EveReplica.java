@@ -11,6 +11,7 @@ import io.eve.storage.Storage;
 import io.eve.storage.StorageConfig;
 import io.eve.transport.Transport;
 import io.eve.transport.netty.NettyTransport;
+import io.eve.transport.netty.tls.TlsIdentity;
 import io.eve.verify.auth.AuthenticatingTransport;
 import io.eve.verify.auth.Envelopes;
 import io.eve.verify.auth.MacEvidence;
@@ -160,6 +161,7 @@ public final class EveReplica {
             }
             NodeAddress self = cluster.node(node);
             // Everything that can be refused is checked before anything is opened.
+            TlsIdentity tls = ReplicaTransports.tlsIdentity(cluster, node);
             Envelopes envelopes = cluster.profile().quorum() && cluster.r() >= 1
                     ? Authenticators.envelopes(cluster, base, node)
                     : null;
@@ -207,12 +209,15 @@ public final class EveReplica {
             }
             PrometheusMeterRegistry meters =
                     registry != null ? registry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            NettyTransport netty = NettyTransport.builder()
+            NettyTransport.Builder nettyBuilder = NettyTransport.builder()
                     .self(node)
                     .listen(new InetSocketAddress(self.host(), self.port()))
                     .peers(peers())
-                    .maxFrameBytes(cluster.maxFrameBytes())
-                    .build();
+                    .maxFrameBytes(cluster.maxFrameBytes());
+            if (tls != null) {
+                nettyBuilder.tls(tls);
+            }
+            NettyTransport netty = nettyBuilder.build();
             StatusEndpoint endpoint = null;
             ReplicaRuntime replica;
             try {

@@ -32,7 +32,8 @@ import java.util.stream.IntStream;
  */
 final class ReplicaProcesses implements AutoCloseable {
     /** The key file of a bft cluster, beside its configuration. */
-    static final String KEYS_FILE = "keys.properties";
+    /** Each node's own authenticator keys, under the work folder ({node}: the node's id). */
+    static final String KEYS_FILE = "keys/node-{node}/macs.properties";
 
     /** The replicas' JVM options unless a test asks for others: the key-value store's default state fits. */
     private static final List<String> SMALL_HEAP = List.of("-Xmx256m");
@@ -105,13 +106,21 @@ final class ReplicaProcesses implements AutoCloseable {
     }
 
     /**
-     * Every message between the replicas of a bft cluster is authenticated (docs/quorum.md): a fresh key
-     * file for nodes {@code 0..count-1} per run.
+     * Every message between the replicas of a bft cluster is authenticated (docs/quorum.md): fresh keys for
+     * nodes {@code 0..count-1} per run, one file per node ({@link #KEYS_FILE}) in the work folder {@code dir}.
      */
-    static void writeKeys(Path file, int count) throws IOException {
-        Files.deleteIfExists(file);
+    static void writeKeys(Path dir, int count) throws IOException {
+        Path keys = dir.resolve("keys");
+        if (Files.exists(keys)) {
+            try (java.util.stream.Stream<Path> files = Files.walk(keys)) {
+                for (Path file :
+                        files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
         MacKeys.generate(IntStream.range(0, count).toArray(), new SecureRandom())
-                .write(file);
+                .writeNodeFiles(keys);
     }
 
     /**
@@ -148,7 +157,7 @@ final class ReplicaProcesses implements AutoCloseable {
                         profile.equals("bft") ? "auth.keys-file=" + KEYS_FILE + "\n" : ""),
                 StandardCharsets.UTF_8);
         if (profile.equals("bft")) {
-            writeKeys(workDir.resolve(KEYS_FILE), count);
+            writeKeys(workDir, count);
         }
         Path[] configs = new Path[count];
         java.util.Arrays.fill(configs, config);

@@ -60,11 +60,11 @@ public final class ProcessCluster implements AutoCloseable {
                 "metrics.port=" + ports[count]));
         lines.addAll(settings.configLines());
         if (profile.equals("bft")) {
-            Path keys = dir.resolve("keys.properties");
-            Files.deleteIfExists(keys);
+            // One key file per node, each with only that node's keys (docs/quorum.md, "Authenticators").
+            Path keys = dir.resolve("keys-" + Long.toHexString(System.nanoTime()));
             MacKeys.generate(IntStream.range(0, count).toArray(), new SecureRandom())
-                    .write(keys);
-            lines.add("auth.keys-file=keys.properties");
+                    .writeNodeFiles(keys);
+            lines.add("auth.keys-file=" + keys.getFileName() + "/node-{node}/" + MacKeys.NODE_FILE);
         }
         Path config = dir.resolve("cluster.properties");
         Files.writeString(config, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
