@@ -1,7 +1,8 @@
 package io.eve.bench.deployed;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.eve.bench.harness.ChildJvms;
+import io.eve.bench.harness.Json;
+import io.eve.bench.harness.ProcessCpu;
 import io.eve.bench.ratis.RatisProcesses;
 import io.eve.config.ClusterConfig;
 import io.eve.tpcw.bench.ReplicaProbe;
@@ -193,7 +194,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
         report.put("warmupSeconds", warmup);
         report.put("seconds", duration);
         report.put("points", points);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), report);
+        Files.writeString(json, Json.render(report), StandardCharsets.UTF_8);
         out.println("wrote " + json);
         boolean ok = points.stream()
                 .allMatch(p -> p.requests() > 0
@@ -349,7 +350,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
                     cpuEnd = cpu(processes);
                     statusEnd = status(probe);
                 } else if (line.startsWith(DeployedLoad.RESULT)) {
-                    result = new ObjectMapper()
+                    result = Json.mapper()
                             .readValue(line.substring(DeployedLoad.RESULT.length()), DeployedLoad.LoadResult.class);
                 }
             }

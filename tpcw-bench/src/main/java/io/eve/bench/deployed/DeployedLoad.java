@@ -1,6 +1,7 @@
 package io.eve.bench.deployed;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.eve.bench.harness.Json;
 import io.eve.bench.ratis.RatisProcesses;
 import io.eve.client.EveClient;
 import io.eve.config.ClusterConfig;
@@ -145,7 +146,11 @@ public final class DeployedLoad implements Callable<Integer> {
                     window.driverCpuNanos(),
                     cpuAfter - cpuBefore,
                     loop.firstError());
-            out.println(RESULT + new ObjectMapper().writeValueAsString(result));
+            out.println(RESULT
+                    + Json.mapper()
+                            .writer()
+                            .without(SerializationFeature.INDENT_OUTPUT)
+                            .writeValueAsString(result));
             out.flush();
             return 0;
         }

@@ -1,4 +1,4 @@
-package io.eve.bench.deployed;
+package io.eve.bench.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.eve.bench.deployed;
+package io.eve.bench.harness;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

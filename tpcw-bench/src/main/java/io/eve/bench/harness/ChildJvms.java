@@ -1,6 +1,7 @@
-package io.eve.bench.deployed;
+package io.eve.bench.harness;
 
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,6 +70,33 @@ public final class ChildJvms implements AutoCloseable {
         command.add(mainClass);
         command.addAll(args);
         return command;
+    }
+
+    /**
+     * {@code count} ports of 127.0.0.1 that were free a moment ago, the last one with its successor free as well
+     * (a metrics port {@code m} and node 1's {@code m + 1}).
+     */
+    public static int[] freePortsWithSuccessor(int count) throws IOException {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            List<ServerSocket> sockets = new ArrayList<>();
+            try {
+                for (int i = 0; i < count; i++) {
+                    sockets.add(new ServerSocket(0));
+                }
+                sockets.add(new ServerSocket(sockets.get(count - 1).getLocalPort() + 1));
+                return sockets.stream()
+                        .limit(count)
+                        .mapToInt(ServerSocket::getLocalPort)
+                        .toArray();
+            } catch (IOException taken) {
+                // The successor was in use: draw again.
+            } finally {
+                for (ServerSocket socket : sockets) {
+                    socket.close();
+                }
+            }
+        }
+        throw new IOException("no free port p with p + 1 free in 20 attempts");
     }
 
     /** The directory holding the children's logs. */
