@@ -58,7 +58,7 @@ public final class Progress implements AutoCloseable {
                 .setUpdateIntervalMillis(500)
                 .setConsumer(new ConsoleProgressBarConsumer(err, 120));
         if (!unit.isEmpty()) {
-            builder.setUnit(unit, 1000);
+            builder.setUnit(unit, 10);
         }
         return builder.build();
     }
@@ -86,7 +86,8 @@ public final class Progress implements AutoCloseable {
             this.startNanos = System.nanoTime();
             this.totalMillis = Math.max(1, length.toMillis());
             this.completed = completed;
-            bar = build(err, label, totalMillis / 100, "s/10");
+            // Counted in tenths of a second, shown in seconds.
+            bar = build(err, label, totalMillis / 100, "s");
         }
         if (previous != null) {
             previous.close();
