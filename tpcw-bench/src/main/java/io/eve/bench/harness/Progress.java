@@ -18,6 +18,8 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * message counts what has completed so far. Thread-safe.
  */
 public final class Progress implements AutoCloseable {
+    private static final int MESSAGE_LIMIT = 60;
+
     private final PrintStream err;
     private final ScheduledExecutorService ticker;
     private ProgressBar bar;
@@ -71,7 +73,11 @@ public final class Progress implements AutoCloseable {
         }
         if (current != null) {
             current.stepTo(index);
-            current.setExtraMessage(description);
+            // The library gives the bar what the line leaves: keep the message short enough to leave one.
+            current.setExtraMessage(
+                    description.length() <= MESSAGE_LIMIT
+                            ? description
+                            : description.substring(0, MESSAGE_LIMIT - 3) + "...");
         }
     }
 
