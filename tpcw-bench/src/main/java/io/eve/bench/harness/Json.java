@@ -1,6 +1,8 @@
 package io.eve.bench.harness;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -9,7 +11,8 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import java.io.IOException;
 
 /**
- * The benchmarks' JSON (Jackson databind): records and maps as objects, indented, and a NaN or infinite
+ * The benchmarks' JSON (Jackson databind): records and maps as objects, indented with {@code "key": value},
+ * and a NaN or infinite
  * double as {@code null} (JSON has no NaN; a point without a baseline has no ratio). Stateless.
  */
 public final class Json {
@@ -46,6 +49,14 @@ public final class Json {
         };
         nanAsNull.addSerializer(Double.class, doubles);
         nanAsNull.addSerializer(double.class, doubles);
-        return new ObjectMapper().registerModule(nanAsNull).enable(SerializationFeature.INDENT_OUTPUT);
+        // "key": value, as the hand-written reports had it (Jackson's default is "key" : value), so greps on
+        // the reports keep working.
+        DefaultPrettyPrinter printer = new DefaultPrettyPrinter()
+                .withSeparators(
+                        Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER));
+        return new ObjectMapper()
+                .registerModule(nanAsNull)
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .setDefaultPrettyPrinter(printer);
     }
 }
