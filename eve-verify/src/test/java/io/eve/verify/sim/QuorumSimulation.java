@@ -520,8 +520,8 @@ final class QuorumSimulation implements World {
 
     private void injectFault() {
         int kind = faultRandom.nextInt(6);
-        if (restartAll && kind <= 1) {
-            if (settled() && kind == 0) {
+        if (restartAll && kind <= 2) {
+            if (settled() && kind <= 1) {
                 crashAll();
             } else if (settled()) {
                 crash(faultRandom.nextInt(processes.length));

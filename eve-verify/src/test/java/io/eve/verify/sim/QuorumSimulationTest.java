@@ -172,6 +172,7 @@ class QuorumSimulationTest {
     void shouldLoseNoAcknowledgedWriteWhenTheWholeClusterCrashesAndRestartsFromDisk() {
         for (String profile : List.of("crash-restart-all", "bft-restart-all")) {
             int wholeCrashes = 0;
+            int singleCrashes = 0;
             long forces = 0;
             for (long seed = 1; seed <= 12; seed++) {
                 QuorumSimulation sim = new QuorumSimulation(seed, profile, SimulationRunner.settings(2000, false));
@@ -180,11 +181,16 @@ class QuorumSimulationTest {
                         .as("%s seed %d", profile, seed)
                         .isPositive();
                 wholeCrashes += sim.wholeClusterCrashes();
+                singleCrashes += sim.crashes() - sim.wholeClusterCrashes() * (profile.startsWith("bft") ? 4 : 3);
                 forces += sim.verifierForces();
             }
-            System.out.println(profile + ": 12 seeds, " + wholeCrashes + " whole-cluster crashes, " + forces
+            System.out.println(profile + ": 12 seeds, " + wholeCrashes + " whole-cluster crashes, " + singleCrashes
+                    + " single crashes, " + forces
                     + " verifier records forced");
             assertThat(wholeCrashes).as("%s: whole-cluster crashes", profile).isGreaterThan(8);
+            assertThat(singleCrashes)
+                    .as("%s: crashes of a single process", profile)
+                    .isPositive();
             assertThat(forces).as("%s: verifier records forced", profile).isPositive();
         }
     }
