@@ -18,8 +18,8 @@ import java.util.TreeMap;
  * The view-change rules of Eve §6.1 (docs/quorum.md, "View change"), so that the leader that builds a
  * {@link NewView} and every verifier that checks one compute the same thing: which certificates are valid,
  * and which start point a set of {@link ViewChange} messages chooses. Its one piece of state is which
- * verifiers rejoined and since which view (docs/quorum.md, "Rejoining", rule F). Owned by the verifier's
- * protocol thread.
+ * verifiers rejoined, in which view, and what they said they adopted (docs/quorum.md, "Rejoining", rule F).
+ * Owned by the verifier's protocol thread.
  */
 final class ViewChanges {
     /** The start point "batch 0": the initial state, which every replica holds without agreement. */
