@@ -129,15 +129,20 @@ class QuorumDurableIT {
             CounterLoad load = new CounterLoad(cluster, 4);
             load.awaitProgress(200);
             load.stop();
-            ReplicaRuntime.StateSummary before = cluster.awaitEqualStates(replicas);
-            QuorumCluster.await("every verifier committed batch " + before.stableSeq(), () -> {
+            // The replicas' equal state and the verifiers' last batch are read together, again until they agree:
+            // a batch the verifiers commit after a first snapshot of the replicas moves the point to stop at.
+            ReplicaRuntime.StateSummary[] settled = new ReplicaRuntime.StateSummary[1];
+            QuorumCluster.await("the execution replicas committed what every verifier did", () -> {
+                ReplicaRuntime.StateSummary now = cluster.awaitEqualStates(replicas);
                 for (int node : config.verifiers()) {
-                    if (cluster.processes[node].status().verifiedSeq() != before.stableSeq()) {
+                    if (cluster.processes[node].status().verifiedSeq() != now.stableSeq()) {
                         return false;
                     }
                 }
+                settled[0] = now;
                 return true;
             });
+            ReplicaRuntime.StateSummary before = settled[0];
             long viewBefore = cluster.processes[0].view();
             for (int node : processes) {
                 cluster.crash(node);
