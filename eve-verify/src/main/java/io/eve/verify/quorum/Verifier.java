@@ -71,6 +71,8 @@ public final class Verifier {
     private long rejoinView = -1;
     /** After a rejoin: the last batch of {@link #rejoinView} it may have pre-prepared before its restart. */
     private long abstainThrough = -1;
+    /** After a rejoin: what it adopted, told to the verifiers that answered (docs/quorum.md, rule F). */
+    private JoinState adoption;
 
     private long startedAt;
     private long lastProgress;
@@ -505,6 +507,10 @@ public final class Verifier {
     private void retransmit() {
         views.retransmit();
         if (views.changing()) {
+            if (adoption != null && views.view() == rejoinView) {
+                // Its view change may count only where this arrived (rule F); it goes with the retransmission.
+                sendToOtherVerifiers(adoption);
+            }
             return;
         }
         long view = views.view();
@@ -534,7 +540,7 @@ public final class Verifier {
             // An answer "leaving my view" never lets the joiner adopt (Rejoin.tryAdopt), so it needs no filter
             // (rule F); with one, the view change this verifier is in could refuse the joiner's view change,
             // which after a restart of every verifier from its memory may be one the new view needs.
-            rules.onRejoin(from, views.view());
+            rules.onRejoin(from, views.view(), query.nonce());
         }
         Certificate proof = committedCertificate;
         JoinState state = proof == null
@@ -552,6 +558,7 @@ public final class Verifier {
 
     private void onJoinState(int from, JoinState state) {
         if (rejoin == null || !views.recovering() || !rejoin.onJoinState(from, state)) {
+            onAdoption(from, state);
             return;
         }
         Rejoin.Adopted adopted = rejoin.tryAdopt();
@@ -559,6 +566,15 @@ public final class Verifier {
             return;
         }
         Certificate proof = adopted.committed();
+        adoption = new JoinState(
+                self,
+                rejoin.nonce(),
+                adopted.view(),
+                false,
+                proof == null ? -1 : proof.view(),
+                proof == null ? ViewChanges.ORIGIN : proof.token(),
+                proof == null ? List.of() : proof.evidence());
+        sendToOtherVerifiers(adoption);
         views.rejoin(adopted.view(), proof == null ? 0 : proof.seq(), now - startedAt);
         rejoinView = adopted.view();
         abstainThrough = adopted.abstainThrough();
@@ -574,6 +590,20 @@ public final class Verifier {
         lastProgress = now;
         if (proof != null) {
             recentCommits.put(proof.seq(), proof.token());
+        }
+    }
+
+    /**
+     * A verifier that rejoined says what it adopted, in the form of the answers it adopted from: its view
+     * changes may count here from then on with a certificate of that view above the batch + 1 (rule F).
+     */
+    private void onAdoption(int from, JoinState state) {
+        if (from == self || state.verifier() != from || state.changing()) {
+            return;
+        }
+        long committed = Rejoin.provenCommit(rules, state);
+        if (committed >= 0) {
+            rules.onAdopted(from, state.nonce(), state.view(), committed);
         }
     }
 
@@ -629,7 +659,13 @@ public final class Verifier {
 
         @Override
         public boolean reportsCertificate() {
-            return rejoinView < 0 || (best != null && best.view() > rejoinView);
+            // docs/quorum.md, "Rejoining", rule R: before its restart it was prepared for no batch of the
+            // rejoined view above abstainThrough - 1, so a certificate of that view from abstainThrough on is
+            // at or above every token it was prepared for in either life.
+            return rejoinView < 0
+                    || (best != null
+                            && (best.view() > rejoinView
+                                    || (best.view() == rejoinView && best.seq() >= abstainThrough)));
         }
     }
 

@@ -64,12 +64,23 @@ final class QuorumSimulation implements World {
     /**
      * Profiles {@code crash-restart-all} and {@code bft-restart-all}: every process keeps a disk (docs/quorum.md,
      * "Durable replicas and verifiers") and restarts from it; besides cuts and slow links, the whole cluster
-     * crashes at once and restarts. No Byzantine process, no lossy link, no extra protection mode, and no crash
-     * of a single process (two verifiers that rejoined one view without a view change since cannot count in
-     * the next one: docs/quorum.md, "Durable replicas and verifiers", limits); every invariant of the other
-     * profiles holds, across the restarts.
+     * crashes at once and restarts, and single processes crash and restart from their disks (rejoining the
+     * others' view). No Byzantine process, no lossy link, no extra protection mode; every invariant of the
+     * other profiles holds, across the restarts.
      */
     private final boolean restartAll;
+    /**
+     * Profiles {@code crash-rejoin-failover} and {@code bft-rejoin-failover}: as {@code *-rejoin}, but in rounds
+     * of three crashes, each once everything settled: two distinct processes that are not the execution
+     * primary (each restarts without its state and rejoins the view, rule A), then the current execution
+     * primary, whose verifier leads that view: the cluster must change view with the two rejoined verifiers
+     * (docs/quorum.md, "Rejoining", when a rejoined verifier counts again).
+     */
+    private final boolean failover;
+    /** Profiles {@code *-rejoin-failover}: crashes injected so far, which picks the next victim. */
+    private int failoverCrashes;
+    /** Profiles {@code *-rejoin-failover}: the first process crashed in the current round. */
+    private int failoverFirst = -1;
 
     private final QuorumSimProcess.Disk[] disks;
     private int wholeClusterCrashes;
@@ -127,6 +138,7 @@ final class QuorumSimulation implements World {
         this.asymmetric = profile.endsWith("-asymmetric");
         this.rejoin = profile.endsWith("-rejoin");
         this.restartAll = profile.endsWith("-restart-all");
+        this.failover = profile.endsWith("-rejoin-failover");
         // -unordered: messages between processes reordered and 5 % duplicated, beyond the FIFO contract.
         boolean unordered = profile.endsWith("-unordered");
         Faults faults = new Faults(
@@ -153,7 +165,7 @@ final class QuorumSimulation implements World {
         if (concurrencyBugs) {
             config = config.withExtraProtection(new ExtraProtectionConfig(extraProtection, 8, 5 * MS));
         }
-        if (rejoin || restartAll) {
+        if (rejoin || restartAll || failover) {
             // With the mode on, a crashed replica's missing token is itself a rollback (Eve §6.3).
             config = config.withExtraProtection(ExtraProtectionConfig.OFF);
         }
@@ -163,7 +175,8 @@ final class QuorumSimulation implements World {
         this.running = new QuorumSimProcess[processes.length];
         this.incarnations = new int[processes.length];
         int pick = bft ? root.nextInt(5) : 0;
-        this.byzantineProcess = !rejoin && !restartAll && (forging || (bft && pick > 0)) ? root.nextInt(4) : -1;
+        this.byzantineProcess =
+                !rejoin && !restartAll && !failover && (forging || (bft && pick > 0)) ? root.nextInt(4) : -1;
         this.disks = new QuorumSimProcess.Disk[processes.length];
         if (restartAll) {
             for (int process : processes) {
@@ -508,8 +521,16 @@ final class QuorumSimulation implements World {
     private void injectFault() {
         int kind = faultRandom.nextInt(6);
         if (restartAll && kind <= 2) {
-            if (settled()) {
+            if (settled() && kind <= 1) {
                 crashAll();
+            } else if (settled()) {
+                crash(faultRandom.nextInt(processes.length));
+            }
+            return;
+        }
+        if (failover) {
+            if (settled()) {
+                crash(nextFailoverVictim());
             }
             return;
         }
@@ -696,6 +717,34 @@ final class QuorumSimulation implements World {
             }
         }
         return now() - lastDisruption > 6 * VIEW_TIMEOUT_NANOS;
+    }
+
+    /**
+     * Profiles {@code *-rejoin-failover}: in each round of three, two distinct processes other than the
+     * execution primary of the current view, then that primary.
+     */
+    private int nextFailoverVictim() {
+        int[] replicas = base.executionReplicas();
+        int primary = replicas[(int) (currentView() % replicas.length)];
+        int step = failoverCrashes++ % 3;
+        if (step == 2) {
+            return primary;
+        }
+        int victim;
+        do {
+            victim = faultRandom.nextInt(processes.length);
+        } while (victim == primary || (step == 1 && victim == failoverFirst));
+        failoverFirst = victim;
+        return victim;
+    }
+
+    /** The highest view a running verifier is in. */
+    private long currentView() {
+        long view = 0;
+        for (QuorumSimProcess process : running) {
+            view = Math.max(view, process.verifier.view());
+        }
+        return view;
     }
 
     /** Profiles {@code *-restart-all}: every process crashes at once; each restarts from its disk. */
