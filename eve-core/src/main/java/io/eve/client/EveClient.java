@@ -112,16 +112,42 @@ public final class EveClient implements AutoCloseable {
 
     /**
      * A client of {@code cluster} over TCP, with a fresh random client id (clients whose lives overlap must
-     * not share one), the cluster's replicas, reply quorum and frame limit, and a 15 s request timeout.
+     * not share one), the cluster's replicas, reply quorum and frame limit, and a 15 s request timeout. With
+     * {@code tls.enabled} the client presents the certificate of {@code tls.dir/tls.client} and its id is
+     * drawn from the ids that certificate grants.
      */
     public static EveClient connect(io.eve.config.ClusterConfig cluster) {
-        return connect(
-                cluster,
-                java.util.concurrent.ThreadLocalRandom.current().nextInt(1_000_000, Integer.MAX_VALUE - 100_000));
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        if (!cluster.tls().enabled()) {
+            return connect(cluster, random.nextInt(1_000_000, Integer.MAX_VALUE - 100_000));
+        }
+        io.eve.transport.netty.tls.TlsIdentity identity =
+                io.eve.transport.netty.tls.TlsIdentity.loadClient(cluster.tls().clientFolder());
+        io.eve.transport.netty.tls.PeerIdentity granted = identity.identity();
+        int id = (int) random.nextLong(granted.firstClient(), (long) granted.lastClient() + 1);
+        return connect(cluster, id, identity);
     }
 
-    /** As {@link #connect(io.eve.config.ClusterConfig)}, with the client id {@code clientId}. */
+    /**
+     * As {@link #connect(io.eve.config.ClusterConfig)}, with the client id {@code clientId} (with
+     * {@code tls.enabled}, one the client's certificate grants).
+     */
     public static EveClient connect(io.eve.config.ClusterConfig cluster, int clientId) {
+        return connect(
+                cluster,
+                clientId,
+                cluster.tls().enabled()
+                        ? io.eve.transport.netty.tls.TlsIdentity.loadClient(
+                                cluster.tls().clientFolder())
+                        : null);
+    }
+
+    private static EveClient connect(
+            io.eve.config.ClusterConfig cluster, int clientId, io.eve.transport.netty.tls.TlsIdentity tls) {
+        if (tls != null && !tls.identity().allows(clientId)) {
+            throw new IllegalArgumentException("client id " + clientId + " is not granted by the certificate of "
+                    + tls.identity() + " in " + tls.folder());
+        }
         for (io.eve.config.NodeAddress node : cluster.nodes()) {
             if (node.id() == clientId) {
                 throw new IllegalArgumentException(
@@ -132,11 +158,14 @@ public final class EveClient implements AutoCloseable {
         for (io.eve.config.NodeAddress node : cluster.nodes()) {
             peers.put(node.id(), new java.net.InetSocketAddress(node.host(), node.port()));
         }
-        Transport transport = io.eve.transport.netty.NettyTransport.builder()
+        io.eve.transport.netty.NettyTransport.Builder builder = io.eve.transport.netty.NettyTransport.builder()
                 .self(clientId)
                 .peers(peers)
-                .maxFrameBytes(cluster.maxFrameBytes())
-                .build();
+                .maxFrameBytes(cluster.maxFrameBytes());
+        if (tls != null) {
+            builder.tls(tls);
+        }
+        Transport transport = builder.build();
         return new EveClient(transport, ClientConfig.forCluster(cluster, java.time.Duration.ofSeconds(15)));
     }
 

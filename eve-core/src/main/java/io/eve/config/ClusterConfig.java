@@ -56,6 +56,8 @@ import java.util.Set;
  *     a witness"); empty: no witness, and safety rests on timing
  * @param storage where execution replicas keep their state across restarts, or {@link Storage#NONE} (nothing on
  *     disk: a restarted replica takes the whole state by transfer)
+ * @param tls mutual TLS on every TCP connection and where the cluster's certificates are ({@code tls.*},
+ *     {@link TlsSettings}); off by default
  * @param app the application's own settings: every key of the file that starts with {@code app.}, without
  *     that prefix (the framework reads none of them; the application reads them in its constructor)
  */
@@ -82,6 +84,7 @@ public record ClusterConfig(
         ExtraProtection extraProtection,
         OptionalInt witness,
         Storage storage,
+        TlsSettings tls,
         Map<String, String> app) {
 
     /** The prefix of the keys left to the application (see {@link #app()}). */
@@ -291,11 +294,16 @@ public record ClusterConfig(
             Storage.DIR,
             Storage.SYNC,
             Storage.SYNC_INTERVAL_MS,
-            Storage.CHECKPOINT_EVERY);
+            Storage.CHECKPOINT_EVERY,
+            TlsSettings.ENABLED,
+            TlsSettings.DIR,
+            TlsSettings.CLIENT,
+            TlsSettings.DEMO);
 
     public ClusterConfig {
         nodes = List.copyOf(nodes);
         Objects.requireNonNull(storage, "storage");
+        Objects.requireNonNull(tls, "tls");
         app = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(app));
         rdmaNodes = List.copyOf(rdmaNodes);
         if (!List.of("netty", "rdma", "auto").contains(transport)) {
@@ -408,7 +416,8 @@ public record ClusterConfig(
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             Properties properties = new Properties();
             properties.load(reader);
-            return parse(properties);
+            Path folder = file.toAbsolutePath().getParent();
+            return parse(properties, folder == null ? Path.of("") : folder);
         } catch (IOException e) {
             throw new ConfigException("cannot read the configuration " + file + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {
@@ -417,8 +426,16 @@ public record ClusterConfig(
         }
     }
 
-    /** Validates parsed properties. */
+    /** Validates parsed properties; a relative {@code tls.dir} stays relative to the working directory. */
     public static ClusterConfig parse(Properties properties) {
+        return parse(properties, null);
+    }
+
+    /**
+     * Validates parsed properties, resolving a relative {@code tls.dir} against {@code base} (the configuration
+     * file's folder), or leaving it relative when {@code base} is null.
+     */
+    public static ClusterConfig parse(Properties properties, Path base) {
         Map<String, String> app = new java.util.TreeMap<>();
         for (String key : properties.stringPropertyNames()) {
             if (key.startsWith(APP_PREFIX) && key.length() > APP_PREFIX.length()) {
@@ -458,6 +475,7 @@ public record ClusterConfig(
                 ExtraProtection.parse(profile, roles.r(), properties),
                 witness(properties),
                 Storage.parse(properties),
+                TlsSettings.parse(properties, base),
                 app);
     }
 

@@ -9,6 +9,7 @@ import io.eve.batch.Batch;
 import io.eve.merkle.ApplyResult;
 import io.eve.merkle.Digest;
 import io.eve.merkle.StateDelta;
+import io.eve.merkle.UntrackedWriteException;
 import io.eve.merkle.codec.HashSink;
 import io.eve.merkle.graph.ObjectGraphState;
 import io.eve.mixer.BatchKeys;
@@ -32,6 +33,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The execution stage of one replica (DESIGN.md section 6): mixes a batch into parallel batches, runs
@@ -83,6 +86,10 @@ public final class ExecutionStage {
 
     private final AtomicLong overlappedRequests = new AtomicLong();
     private final AtomicLong overlapConflicts = new AtomicLong();
+    private static final Logger LOG = LoggerFactory.getLogger(ExecutionStage.class);
+    /** Batches run again because the debug mode found writes without modify (manual tracking). */
+    private final AtomicLong untrackedRetries = new AtomicLong();
+
     private final AtomicLong overlapCancels = new AtomicLong();
     private final AtomicLong preparedBatches = new AtomicLong();
 
@@ -189,7 +196,17 @@ public final class ExecutionStage {
             awaitTakingOffers(run);
         }
         recordReplies(run);
-        Digest root = state.seal(batch.seq());
+        Digest root;
+        try {
+            root = state.seal(batch.seq());
+        } catch (UntrackedWriteException e) {
+            // Debug mode with manual tracking: objects changed without modify. They are put back; undo the
+            // rest of the batch and run it again alone, whose seal keeps the writes (docs/state.md).
+            LOG.warn("batch {}: {}", batch.seq(), e.getMessage());
+            untrackedRetries.incrementAndGet();
+            state.rollbackTo(batch.seq() - 1);
+            return execute(batch, true);
+        }
         if (state.takeCrossBatchConflict()) {
             // A request wrote an object of the other open batch: neither version is sound. Undo both and run
             // this batch again alone; the next one runs when it is executed.
@@ -300,6 +317,11 @@ public final class ExecutionStage {
     /** Cross-batch conflicts that made the stage run a batch again alone. */
     public long overlapConflicts() {
         return overlapConflicts.get();
+    }
+
+    /** Batches run again sequentially because the debug mode found writes without {@code modify}. */
+    public long untrackedRetries() {
+        return untrackedRetries.get();
     }
 
     /** Batches run as planned while the batch before them ran (offered in time, and not started early). */

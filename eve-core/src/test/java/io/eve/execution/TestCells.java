@@ -33,7 +33,10 @@ final class TestCells implements Application {
     volatile long slowMillis;
 
     TestCells(int size) {
-        state = ObjectGraphState.builder().register(Cells.class, Cell.class).build();
+        state = ObjectGraphState.builder()
+                .manualTracking(true) // unenhanced classes with an array: the requests call modify
+                .register(Cells.class, Cell.class)
+                .build();
         Cells cells = new Cells();
         cells.cells = new Cell[size];
         for (int i = 0; i < size; i++) {

@@ -27,6 +27,7 @@ final class TypedCells implements TypedApplication<TypedCells.Command, String> {
 
     TypedCells(int size) {
         state = ObjectGraphState.builder()
+                .manualTracking(true) // unenhanced classes with an array: the requests call modify
                 .register(TestCells.Cells.class, TestCells.Cell.class)
                 .build();
         TestCells.Cells cells = new TestCells.Cells();

@@ -6,30 +6,42 @@ import io.eve.transport.wire.FrameCodec;
 import io.eve.verify.auth.Authenticator;
 import io.eve.verify.auth.Envelopes;
 import io.eve.verify.auth.MacKeys;
-import java.io.IOException;
 import java.nio.file.Path;
 
-/** The authenticators of a bft node (docs/quorum.md, "Authenticators"), from the configuration's key file. */
+/**
+ * The authenticators of a bft node (docs/quorum.md, "Authenticators"), from this node's own key file: the
+ * keys of its pairs and its self key, nothing another node holds alone.
+ */
 final class Authenticators {
+    /** The placeholder for the node id in {@code auth.keys-file}. */
+    static final String NODE = "{node}";
+
     private Authenticators() {}
 
     /**
-     * The envelopes of node {@code node}: the key file named by {@code auth.keys-file}, relative to {@code
-     * base} (the configuration file's folder, or the working directory).
+     * The envelopes of node {@code node}: the key file named by {@code auth.keys-file} (relative to {@code
+     * base}, the configuration file's folder; {@value #NODE} stands for the node id), or else
+     * {@code <tls.dir>/node-<id>/macs.properties}.
      */
     static Envelopes envelopes(ClusterConfig cluster, Path base, int node) {
-        if (cluster.authKeysFile() == null) {
-            throw new ConfigException("the " + cluster.profile().key() + " profile (r = " + cluster.r()
-                    + ") authenticates every message between replicas and needs auth.keys-file; generate one"
-                    + " with: ./eve keys --config <file> --out <keys file>");
-        }
-        Path keysFile = base.resolve(cluster.authKeysFile());
+        Path keysFile = keysFile(cluster, base, node);
         int[] ids = cluster.nodes().stream().mapToInt(n -> n.id()).toArray();
-        try {
-            MacKeys keys = MacKeys.load(keysFile, ids);
-            return new Envelopes(new Authenticator(keys, node), new FrameCodec(cluster.maxFrameBytes()));
-        } catch (IOException e) {
-            throw new ConfigException("cannot read auth.keys-file " + keysFile + ": " + e.getMessage());
+        MacKeys keys = MacKeys.loadNode(keysFile, ids, node);
+        return new Envelopes(new Authenticator(keys, node), new FrameCodec(cluster.maxFrameBytes()));
+    }
+
+    static Path keysFile(ClusterConfig cluster, Path base, int node) {
+        if (cluster.authKeysFile() != null) {
+            return base.resolve(cluster.authKeysFile().replace(NODE, Integer.toString(node)));
         }
+        if (cluster.tls().dir() != null) {
+            return cluster.tls().nodeFolder(node).resolve(MacKeys.NODE_FILE);
+        }
+        throw new ConfigException("the " + cluster.profile().key() + " profile (r = " + cluster.r()
+                + ") authenticates every message between replicas and needs each node's own key file: set tls.dir"
+                + " to a bundle of ./eve certs --config <file> --out <dir> (node i reads node-<i>/"
+                + MacKeys.NODE_FILE
+                + "), or auth.keys-file to this node's file of ./eve keys --config <file> --out <dir>"
+                + " ({node} stands for the node id)");
     }
 }

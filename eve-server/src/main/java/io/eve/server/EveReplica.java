@@ -11,6 +11,7 @@ import io.eve.storage.Storage;
 import io.eve.storage.StorageConfig;
 import io.eve.transport.Transport;
 import io.eve.transport.netty.NettyTransport;
+import io.eve.transport.netty.tls.TlsIdentity;
 import io.eve.verify.auth.AuthenticatingTransport;
 import io.eve.verify.auth.Envelopes;
 import io.eve.verify.auth.MacEvidence;
@@ -20,6 +21,7 @@ import io.eve.verify.primarybackup.WitnessRoles;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumRoles;
+import io.eve.verify.quorum.VerifierStore;
 import io.eve.verify.runtime.HostedRoles;
 import io.eve.verify.runtime.ReplicaRuntime;
 import io.eve.verify.runtime.ReplicaRuntimeBuilder;
@@ -159,14 +161,21 @@ public final class EveReplica {
             }
             NodeAddress self = cluster.node(node);
             // Everything that can be refused is checked before anything is opened.
+            TlsIdentity tls = ReplicaTransports.tlsIdentity(cluster, node);
             Envelopes envelopes = cluster.profile().quorum() && cluster.r() >= 1
                     ? Authenticators.envelopes(cluster, base, node)
                     : null;
             HostedRoles.Factory roles;
+            VerifierStore verifierStore = null;
             if (cluster.profile().quorum()) {
+                QuorumConfig quorum = QuorumConfig.from(cluster, node);
+                if (cluster.storage().enabled() && quorum.hostsVerifier()) {
+                    // Read (and a damaged file refused) now; it holds no thread until the verifier saves.
+                    verifierStore = VerifierStore.open(
+                            StorageConfig.from(cluster.storage(), node, base).dir(), node);
+                }
                 roles = QuorumRoles.of(
-                        QuorumConfig.from(cluster, node),
-                        envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes));
+                        quorum, envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes), verifierStore);
             } else if (cluster.isWitness(node)) {
                 roles = WitnessRoles.of(
                         node,
@@ -194,19 +203,21 @@ public final class EveReplica {
                 if (cluster.storage().enabled() && !roles.resumesFromDisk()) {
                     throw new ConfigException(
                             "storage.dir is set, but the " + cluster.profile().key() + " profile's"
-                                    + " execution replicas cannot start from a recovered state yet; storage is supported for"
-                                    + " primary-backup only (docs/operations.md, \"Storage\")");
+                                    + " execution replicas cannot start from a recovered state (docs/operations.md, \"Storage\")");
                 }
                 app = Objects.requireNonNull(application.apply(cluster), "the application factory returned null");
             }
             PrometheusMeterRegistry meters =
                     registry != null ? registry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            NettyTransport netty = NettyTransport.builder()
+            NettyTransport.Builder nettyBuilder = NettyTransport.builder()
                     .self(node)
                     .listen(new InetSocketAddress(self.host(), self.port()))
                     .peers(peers())
-                    .maxFrameBytes(cluster.maxFrameBytes())
-                    .build();
+                    .maxFrameBytes(cluster.maxFrameBytes());
+            if (tls != null) {
+                nettyBuilder.tls(tls);
+            }
+            NettyTransport netty = nettyBuilder.build();
             StatusEndpoint endpoint = null;
             ReplicaRuntime replica;
             try {
@@ -232,9 +243,11 @@ public final class EveReplica {
                 if (app != null) {
                     runtime.application(app);
                     if (cluster.storage().enabled()) {
-                        // Execution replicas only: a verifier-only quorum node stores nothing yet.
                         runtime.storage(new Storage(StorageConfig.from(cluster.storage(), node, base), "node " + node));
                     }
+                }
+                if (verifierStore != null) {
+                    runtime.closeWith(verifierStore);
                 }
                 ReplicaRuntime[] built = new ReplicaRuntime[1];
                 if (cluster.metricsPort() > 0) {

@@ -6,15 +6,19 @@ import io.eve.rdma.RdmaProbe;
 import io.eve.rdma.RdmaTransport;
 import io.eve.rdma.TransportMode;
 import io.eve.rdma.TransportSelector;
+import io.eve.server.security.Bundles;
 import io.eve.transport.RoutedTransport;
 import io.eve.transport.Transport;
 import io.eve.transport.netty.NettyTransport;
+import io.eve.transport.netty.tls.TlsIdentity;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The transport a replica runs on, per the configuration's {@code transport} (docs/rdma.md): Netty for
@@ -26,7 +30,28 @@ final class ReplicaTransports {
     /** Memory each replica may need to lock for its rings: one 1 MiB ring per peer, with room to spare. */
     private static final long LOCKED_BYTES_PER_PEER = 2L << 20;
 
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaTransports.class);
+
     private ReplicaTransports() {}
+
+    /**
+     * Node {@code node}'s TLS identity when {@code tls.enabled} (null otherwise), checked as it loads
+     * ({@link TlsIdentity#loadNode}); with {@code tls.demo} the localhost demo bundle is generated first if
+     * missing, and announced as demo-only.
+     */
+    static TlsIdentity tlsIdentity(ClusterConfig cluster, int node) {
+        Bundles.prepareDemo(cluster);
+        if (!cluster.tls().enabled()) {
+            return null;
+        }
+        TlsIdentity identity = TlsIdentity.loadNode(cluster.tls().nodeFolder(node), node);
+        LOG.info(
+                "node {}: mutual TLS 1.3 as {} (certificate valid until {})",
+                node,
+                identity.identity(),
+                identity.notAfter().toInstant());
+        return identity;
+    }
 
     /**
      * @param netty the node's TCP transport, which clients use in every mode

@@ -34,9 +34,12 @@ class EveReplicaTest {
     }
 
     @Test
-    void shouldRefuseStorageForAQuorumExecutionReplicaUntilItCanResumeFromDisk(@TempDir Path dir) throws IOException {
+    void shouldRefuseADamagedVerifierStateNamingTheFile(@TempDir Path dir) throws IOException {
         ClusterConfig crash = parse("profile=crash\nnodes=0@127.0.0.1:7500, 1@127.0.0.1:7501, 2@127.0.0.1:7502\n"
                 + "storage.dir=" + dir + "\n");
+        Path state = dir.resolve("node-0").resolve("verifier.state");
+        Files.createDirectories(state.getParent());
+        Files.write(state, new byte[] {0x45, 0x56, 0x53, 0x46, 0, 0, 0, 1, 0, 0, 0, 9, 1, 2});
         assertThatThrownBy(() -> EveReplica.builder()
                         .config(crash)
                         .node(0)
@@ -44,9 +47,17 @@ class EveReplicaTest {
                             throw new AssertionError("refused before the application is built");
                         })
                         .build())
-                .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("storage.dir is set")
-                .hasMessageContaining("primary-backup only");
+                .hasMessageContaining(state.toAbsolutePath().toString())
+                .hasMessageContaining("is corrupt");
+    }
+
+    @Test
+    void shouldShipACrashProfileWithStorage() {
+        ClusterConfig config = ClusterConfig.load(Path.of("../config/crash-durable.properties"));
+        assertThat(config.profile().key()).isEqualTo("crash");
+        assertThat(config.storage().enabled()).isTrue();
+        assertThat(config.storage().sync()).isEqualTo(ClusterConfig.Storage.Sync.BATCH);
+        assertThat(config.storage().nodeDir(1)).isEqualTo(Path.of("eve-data-crash", "node-1"));
     }
 
     @Test
@@ -58,7 +69,27 @@ class EveReplicaTest {
                         + "auth.keys-file=keys.properties\n");
         assertThatThrownBy(() -> EveReplica.builder().config(config).node(3).build())
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("cannot read auth.keys-file " + dir.resolve("keys.properties"));
+                .hasMessageContaining("the key file " + dir.resolve("keys.properties") + " of node 3 does not exist");
+    }
+
+    @Test
+    void shouldRefuseABftNodeWhoseKeyFileHoldsAnotherNodesSecrets(@TempDir Path dir) throws IOException {
+        io.eve.verify.auth.MacKeys.generate(new int[] {0, 1, 2, 3}, new java.security.SecureRandom())
+                .writeNodeFiles(dir.resolve("keys"));
+        // Node 3 is given node 0's file: it holds key.0-1, key.0-2 and node 0's self key.
+        Files.copy(
+                dir.resolve("keys/node-0/macs.properties"),
+                dir.resolve("keys/node-3/macs.properties"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path config = dir.resolve("bft.properties");
+        Files.writeString(
+                config,
+                "profile=bft\nnodes=0@127.0.0.1:7400, 1@127.0.0.1:7401, 2@127.0.0.1:7402, 3@127.0.0.1:7403\n"
+                        + "auth.keys-file=keys/node-{node}/macs.properties\n");
+        assertThatThrownBy(() -> EveReplica.builder().config(config).node(3).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(dir.resolve("keys/node-3/macs.properties").toString())
+                .hasMessageContaining("another node's secret");
     }
 
     @Test

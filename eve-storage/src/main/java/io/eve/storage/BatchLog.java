@@ -61,8 +61,8 @@ final class BatchLog implements AutoCloseable {
 
     /**
      * Reads every segment in order and hands each batch after {@code afterSeq} to {@code replay}. A torn last
-     * record (a crash in the middle of a write: a short header, a length past the end, a checksum mismatch with
-     * nothing valid after it) is cut off; damage anywhere else throws. With {@code readOnly}, nothing is cut
+     * record (a crash in the middle of a write: a short header, a length past the end or a checksum mismatch,
+     * with no whole record at any offset after it) is cut off; damage anywhere else throws. With {@code readOnly}, nothing is cut
      * (inspection).
      *
      * @return the last batch handed to {@code replay} and accepted, or {@code afterSeq} if none
@@ -106,11 +106,11 @@ final class BatchLog implements AutoCloseable {
                     if (length < 1 || length > bytes.length - offset - LogRecords.HEADER_BYTES) {
                         torn = "a record length of " + length + " that runs past the end";
                     } else if (LogRecords.checksum(bytes, offset + LogRecords.HEADER_BYTES, length) != crc) {
-                        int next = offset + LogRecords.HEADER_BYTES + length;
-                        if (!last || LogRecords.validAt(bytes, next, bytes.length)) {
-                            throw corrupt(file, offset, "record checksum mismatch, with valid records after it");
-                        }
-                        torn = "a record checksum mismatch with nothing valid after it";
+                        torn = "a record checksum mismatch";
+                    }
+                    // A flipped length bit looks like either; only a tail with no whole record after it is torn.
+                    if (torn != null && last && LogRecords.anyValidAfter(bytes, offset, bytes.length)) {
+                        throw corrupt(file, offset, torn + ", with valid records after it");
                     }
                 }
                 if (torn != null) {
@@ -118,7 +118,8 @@ final class BatchLog implements AutoCloseable {
                         throw corrupt(file, offset, torn + " in a segment that is not the last");
                     }
                     LOG.warn(
-                            "{}: cutting a torn last write at offset {} ({}); it was never acknowledged with sync=batch",
+                            "{}: cutting a torn last write at offset {} ({}, nothing valid after it); it was never"
+                                    + " acknowledged with sync=batch",
                             file,
                             offset,
                             torn);

@@ -22,6 +22,13 @@ public final class CorruptStorageException extends StorageException {
         this.offset = offset;
     }
 
+    /** A damaged file whose remedy is not a state transfer: {@code remedy} says what to do instead. */
+    CorruptStorageException(Path file, long offset, String what, String remedy) {
+        super(file + " is corrupt at offset " + offset + ": " + what + ". The node will not start from it. " + remedy);
+        this.file = file;
+        this.offset = offset;
+    }
+
     /** The corrupt file. */
     public Path file() {
         return file;

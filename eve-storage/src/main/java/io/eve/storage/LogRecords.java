@@ -95,6 +95,20 @@ final class LogRecords {
     }
 
     /**
+     * Whether a whole record with a matching checksum starts anywhere after {@code offset}: a torn last write
+     * leaves none, a damaged header in the middle of the log (whose length no longer says where the next record
+     * starts) does. Start-up only, on a damaged segment: it tries every offset.
+     */
+    static boolean anyValidAfter(byte[] bytes, int offset, int end) {
+        for (int at = offset + 1; at <= end - HEADER_BYTES; at++) {
+            if (validAt(bytes, at, end)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Decodes the type and payload of a record whose checksum matched.
      *
      * @throws IllegalArgumentException if they do not form a logged batch

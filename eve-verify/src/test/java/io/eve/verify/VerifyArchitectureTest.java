@@ -1,11 +1,15 @@
 package io.eve.verify;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.GeneralCodingRules;
+import java.security.MessageDigest;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** DESIGN.md section 9 for eve-verify: protocol state machines touch no clock, thread or socket. */
@@ -42,5 +46,22 @@ class VerifyArchitectureTest {
     @Test
     void shouldNotPrintToTheConsole() {
         GeneralCodingRules.NO_CLASSES_SHOULD_ACCESS_STANDARD_STREAMS.check(MAIN);
+    }
+
+    @Test
+    void shouldCompareTagsInConstantTime() {
+        JavaClasses auth = MAIN.that(JavaClass.Predicates.resideInAPackage("io.eve.verify.auth"));
+        classes()
+                .that()
+                .haveSimpleName("Authenticator")
+                .should()
+                .callMethod(MessageDigest.class, "isEqual", byte[].class, byte[].class)
+                .check(auth);
+        noClasses()
+                .should()
+                .callMethod(Arrays.class, "equals", byte[].class, byte[].class)
+                .because(
+                        "tags are compared with MessageDigest.isEqual, whose time does not depend on where they differ")
+                .check(auth);
     }
 }

@@ -1,6 +1,7 @@
 package io.eve.transport.netty;
 
 import io.eve.protocol.Message;
+import io.eve.transport.netty.tls.PeerIdentity;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 
@@ -8,6 +9,10 @@ import io.netty.channel.SimpleChannelInboundHandler;
 final class Delivery extends SimpleChannelInboundHandler<Message> {
     private final NettyTransport transport;
     private volatile int from;
+    /** With TLS, on an accepted connection: the certificate's identity, once the handshake checked it. */
+    private volatile PeerIdentity identity;
+    /** Refused as an impostor: the rest of what it sent is dropped. */
+    private boolean refused;
 
     /** For an accepted connection: the peer is known after the handshake. */
     Delivery(NettyTransport transport) {
@@ -23,14 +28,39 @@ final class Delivery extends SimpleChannelInboundHandler<Message> {
         this.from = node;
     }
 
+    void authenticated(PeerIdentity peer) {
+        this.identity = peer;
+    }
+
     @Override
     protected void channelRead0(ChannelHandlerContext context, Message message) {
+        if (refused) {
+            return;
+        }
+        PeerIdentity peer = identity;
+        if (peer != null && !peer.isNode()) {
+            long clientId = from;
+            if (message instanceof Message.ClientRequest request) {
+                clientId = request.request().clientId();
+            } else if (message instanceof Message.ReadRequest request) {
+                clientId = request.request().clientId();
+            }
+            if (clientId != from) {
+                refused = true;
+                // A client sends only its own requests: replies go to the connection its certificate proved.
+                transport.refuseImpostor(
+                        (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, clientId)),
+                        peer,
+                        context.channel());
+                return;
+            }
+        }
         transport.deliver(from, message);
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-        transport.onConnectionFailed(from, context.channel().remoteAddress(), cause);
+        transport.onConnectionFailed(from, context.channel(), cause);
         context.close();
     }
 }

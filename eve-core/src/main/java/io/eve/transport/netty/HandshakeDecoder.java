@@ -1,19 +1,26 @@
 package io.eve.transport.netty;
 
+import io.eve.transport.netty.tls.PeerIdentity;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.SslHandler;
 import java.nio.ByteBuffer;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The first 8 bytes of an accepted connection: magic "EVEH" and the dialing node's id. Until they
  * arrive nothing else is read; a connection that does not send them within the timeout, or sends
- * something else, is closed with a logged reason. Then this handler leaves the pipeline.
+ * something else, is closed with a logged reason. With TLS the id must be one the peer's certificate
+ * grants ({@link PeerIdentity#allows}), else the connection is closed as an impostor. Then this handler
+ * leaves the pipeline.
  */
 final class HandshakeDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(HandshakeDecoder.class);
@@ -23,6 +30,8 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
     private final NettyTransport transport;
     private final long timeoutMillis;
     private ScheduledFuture<?> deadline;
+    /** The connection was refused and is closing: what still arrives is dropped unread. */
+    private boolean refused;
 
     HandshakeDecoder(NettyTransport transport, long timeoutMillis) {
         this.transport = transport;
@@ -35,6 +44,20 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
 
     @Override
     public void handlerAdded(ChannelHandlerContext context) {
+        SslHandler tls = context.pipeline().get(SslHandler.class);
+        if (tls == null) {
+            armDeadline(context);
+        } else {
+            // The TLS handshake has a deadline of its own; the clock for naming itself starts after it.
+            tls.handshakeFuture().addListener(done -> {
+                if (done.isSuccess() && !refused) {
+                    armDeadline(context);
+                }
+            });
+        }
+    }
+
+    private void armDeadline(ChannelHandlerContext context) {
         deadline = context.executor()
                 .schedule(
                         () -> {
@@ -52,12 +75,18 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext context, ByteBuf in, List<Object> out) {
+        if (refused) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
         if (in.readableBytes() < LENGTH) {
             return;
         }
         int magic = in.readInt();
         int node = in.readInt();
-        deadline.cancel(false);
+        if (deadline != null) {
+            deadline.cancel(false);
+        }
         if (magic != MAGIC || node < 0) {
             LOG.warn(
                     "node {}: {} sent a bad handshake (magic {}, node {}); closing",
@@ -70,9 +99,31 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
             context.close();
             return;
         }
+        if (transport.tls()) {
+            PeerIdentity identity = peerIdentity(context);
+            // A node only as itself; a client only as one of its ids, and never as a node it dials.
+            if (identity == null || !identity.allows(node) || (!identity.isNode() && transport.isDialable(node))) {
+                in.skipBytes(in.readableBytes());
+                refused = true;
+                transport.refuseImpostor(node, identity, context.channel());
+                return;
+            }
+            context.pipeline().get(Delivery.class).authenticated(identity);
+        }
         transport.onHandshake(node, context.channel());
         context.pipeline().get(Delivery.class).from(node);
         context.pipeline().remove(this);
+    }
+
+    /** The identity of the peer's certificate (the TLS handshake is done before any data is read). */
+    private static PeerIdentity peerIdentity(ChannelHandlerContext context) {
+        SslHandler tls = context.pipeline().get(SslHandler.class);
+        try {
+            Certificate[] chain = tls.engine().getSession().getPeerCertificates();
+            return PeerIdentity.of((X509Certificate) chain[0]);
+        } catch (SSLPeerUnverifiedException | IllegalArgumentException e) {
+            return null;
+        }
     }
 
     @Override

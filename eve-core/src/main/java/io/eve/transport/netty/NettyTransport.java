@@ -2,6 +2,8 @@ package io.eve.transport.netty;
 
 import io.eve.protocol.Message;
 import io.eve.transport.Transport;
+import io.eve.transport.netty.tls.PeerIdentity;
+import io.eve.transport.netty.tls.TlsIdentity;
 import io.eve.transport.wire.FrameCodec;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
@@ -16,8 +18,9 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.EnumMap;
 import java.util.Map;
@@ -39,12 +42,26 @@ import org.slf4j.LoggerFactory;
  * connection with a logged reason; the node keeps serving everyone else. Messages to a node that cannot
  * be reached are dropped, as on any network; the protocols retransmit what matters.
  *
+ * <p>With {@link Builder#tls} every connection runs mutual TLS 1.3 (the JDK's provider) first: a peer
+ * without a certificate of the cluster's CA never gets a byte through, a dialed node must present its own
+ * certificate, and the id an accepted connection names in its handshake must be one its certificate grants
+ * (a node its own, a client one of its ids), as must the client id of every request it sends; otherwise the
+ * connection is closed and counted ({@link ClosedBecause#TLS_FAILED}, {@link ClosedBecause#IMPOSTOR}), and
+ * logged at most once per claimed id every {@value #IMPOSTOR_LOG_SECONDS} s. Such a connection never
+ * displaces an authenticated one.
+ *
  * <p>Thread-safe. Incoming messages are delivered on Netty's event loop, one connection at a time.
  */
 public final class NettyTransport implements Transport {
     private static final Logger LOG = LoggerFactory.getLogger(NettyTransport.class);
     private static final int PENDING_LIMIT = 10_000;
     private static final long REDIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long IMPOSTOR_LOG_SECONDS = 10;
+    /** How long a TLS handshake may take (a loaded machine's cold JVM needs seconds for its first ones). */
+    private static final long TLS_HANDSHAKE_TIMEOUT_MILLIS = 30_000;
+
+    private static final io.netty.util.AttributeKey<Boolean> TLS_FAILURE_COUNTED =
+            io.netty.util.AttributeKey.valueOf("eve.tls-failure-counted");
 
     private final int self;
     private final InetSocketAddress listen;
@@ -54,6 +71,16 @@ public final class NettyTransport implements Transport {
     private final long frameTimeoutMillis;
     private final EventLoopGroup group;
     private final ConnectionLossLog losses;
+    private final SslContext serverTls;
+    private final SslContext clientTls;
+    /**
+     * With TLS: where the JDK's handshake work (certificate checks, key exchange) runs, so that a burst of
+     * new connections does not hold the event loop that carries the established links.
+     */
+    private final java.util.concurrent.ExecutorService handshakes;
+    /** When each claimed id was last logged as refused, for {@link #IMPOSTOR_LOG_SECONDS}. */
+    private final Map<Integer, Long> impostorLogged = new ConcurrentHashMap<>();
+
     private final Map<Integer, Link> outbound = new ConcurrentHashMap<>();
     private final Map<Integer, Channel> inbound = new ConcurrentHashMap<>();
     /** Accepted connections from nodes this one dials itself: they only deliver (see {@link #onHandshake}). */
@@ -79,7 +106,14 @@ public final class NettyTransport implements Transport {
         /** A frame started and did not finish in time (a slow or stuck peer). */
         FRAME_TIMEOUT,
         /** The connection failed (a reset, an I/O error). */
-        CONNECTION_ERROR
+        CONNECTION_ERROR,
+        /**
+         * With TLS: the TLS handshake failed (not TLS, no certificate of the cluster's CA, a dialed node
+         * answered with another certificate) or the TLS layer found a corrupted, truncated or replayed record.
+         */
+        TLS_FAILED,
+        /** With TLS: the peer named an id, in its handshake or a request, its certificate does not grant. */
+        IMPOSTOR
     }
 
     private NettyTransport(Builder builder) {
@@ -94,6 +128,15 @@ public final class NettyTransport implements Transport {
         this.frameTimeoutMillis = builder.frameTimeoutMillis;
         this.group = new MultiThreadIoEventLoopGroup(builder.ioThreads, NioIoHandler.newFactory());
         this.losses = builder.losses != null ? builder.losses : new ConnectionLossLog();
+        this.serverTls = builder.tls == null ? null : builder.tls.serverContext();
+        this.clientTls = builder.tls == null ? null : builder.tls.clientContext();
+        this.handshakes = builder.tls == null
+                ? null
+                : java.util.concurrent.Executors.newFixedThreadPool(2, runnable -> {
+                    Thread thread = new Thread(runnable, "eve-tls-handshake-" + builder.self);
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
     public static Builder builder() {
@@ -110,8 +153,18 @@ public final class NettyTransport implements Transport {
         private long handshakeTimeoutMillis = 10_000;
         private long frameTimeoutMillis = 30_000;
         private ConnectionLossLog losses;
+        private TlsIdentity tls;
 
         private Builder() {}
+
+        /**
+         * Runs mutual TLS 1.3 on every connection with this identity (see the class comment); peers must
+         * present certificates of the same CA. Default: plain TCP.
+         */
+        public Builder tls(TlsIdentity identity) {
+            this.tls = Objects.requireNonNull(identity, "identity");
+            return this;
+        }
 
         public Builder self(int id) {
             this.self = id;
@@ -224,6 +277,16 @@ public final class NettyTransport implements Transport {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                        if (serverTls != null) {
+                            SslHandler tls = serverTls.newHandler(channel.alloc(), handshakes);
+                            tls.setHandshakeTimeoutMillis(TLS_HANDSHAKE_TIMEOUT_MILLIS);
+                            tls.handshakeFuture().addListener(done -> {
+                                if (!done.isSuccess()) {
+                                    onTlsFailed(-1, channel, done.cause());
+                                }
+                            });
+                            channel.pipeline().addLast(tls);
+                        }
                         channel.pipeline().addLast(new HandshakeDecoder(NettyTransport.this, handshakeTimeoutMillis));
                         channel.pipeline().addLast(new FrameDecoder(NettyTransport.this, codec, frameTimeoutMillis));
                         channel.pipeline().addLast(new Delivery(NettyTransport.this));
@@ -289,12 +352,84 @@ public final class NettyTransport implements Transport {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                        if (clientTls != null) {
+                            // The peer host names the node dialed: IdentityTrustManager accepts only its certificate.
+                            SslHandler tls = clientTls.newHandler(
+                                    channel.alloc(), PeerIdentity.nodeName(link.peer), address.getPort(), handshakes);
+                            tls.setHandshakeTimeoutMillis(TLS_HANDSHAKE_TIMEOUT_MILLIS);
+                            channel.pipeline().addLast(tls);
+                        }
                         channel.pipeline().addLast(new FrameDecoder(NettyTransport.this, codec, frameTimeoutMillis));
                         channel.pipeline().addLast(new Delivery(NettyTransport.this, link.peer));
                     }
                 });
         ChannelFuture connecting = bootstrap.connect(address);
-        connecting.addListener(future -> onDialed(link, connecting.channel(), future.isSuccess(), future.cause()));
+        connecting.addListener(future -> {
+            Channel channel = connecting.channel();
+            SslHandler tls = future.isSuccess() ? channel.pipeline().get(SslHandler.class) : null;
+            if (tls == null) {
+                onDialed(link, channel, future.isSuccess(), future.cause());
+                return;
+            }
+            // Nothing goes out (not even the handshake) before the node dialed has proven who it is.
+            tls.handshakeFuture().addListener(done -> {
+                if (!done.isSuccess()) {
+                    onTlsFailed(link.peer, channel, done.cause());
+                    channel.close();
+                }
+                onDialed(link, channel, done.isSuccess(), done.cause());
+            });
+        });
+    }
+
+    /** The TLS handshake with {@code peer} (-1: not yet named) failed; the connection is being closed. */
+    private void onTlsFailed(int peer, Channel channel, Throwable cause) {
+        if (channel.attr(TLS_FAILURE_COUNTED).setIfAbsent(Boolean.TRUE) != null) {
+            return; // the handshake's failure and the exception that caused it are one failure
+        }
+        closed(ClosedBecause.TLS_FAILED);
+        logRefused(
+                peer,
+                "node {}: TLS with {} ({}) failed, closing: {}",
+                self,
+                peer < 0 ? "an accepted connection" : "node " + peer,
+                channel.remoteAddress(),
+                cause == null ? "closed" : cause.getMessage());
+    }
+
+    /**
+     * The peer of {@code channel}, authenticated as {@code identity}, named itself {@code claimed} (or sent a
+     * request of that client id), which its certificate does not grant: the connection is closed and counted.
+     */
+    void refuseImpostor(int claimed, PeerIdentity identity, Channel channel) {
+        closed(ClosedBecause.IMPOSTOR);
+        logRefused(
+                claimed,
+                "node {}: {} authenticated as {} claimed to be {}; closing",
+                self,
+                channel.remoteAddress(),
+                identity,
+                claimed);
+        channel.close();
+    }
+
+    private void logRefused(int key, String format, Object... arguments) {
+        long now = System.nanoTime();
+        Long last = impostorLogged.get(key);
+        if (last == null || now - last >= TimeUnit.SECONDS.toNanos(IMPOSTOR_LOG_SECONDS)) {
+            impostorLogged.put(key, now);
+            LOG.warn(format, arguments);
+        }
+    }
+
+    /** Whether connections run TLS: then accepted connections carry a certificate identity. */
+    boolean tls() {
+        return serverTls != null;
+    }
+
+    /** Whether {@code id} is a node this one dials (a replica), as opposed to a client. */
+    boolean isDialable(int id) {
+        return peers.apply(id) != null;
     }
 
     private void onDialed(Link link, Channel channel, boolean connected, Throwable cause) {
@@ -365,8 +500,15 @@ public final class NettyTransport implements Transport {
     }
 
     /** The connection with {@code from} (-1 if not yet named) failed with {@code cause}; it is being closed. */
-    void onConnectionFailed(int from, SocketAddress remote, Throwable cause) {
-        losses.onFailed(self, from, remote, cause);
+    void onConnectionFailed(int from, Channel channel, Throwable cause) {
+        for (Throwable c = cause; c != null; c = c.getCause()) {
+            if (c instanceof javax.net.ssl.SSLException) {
+                // A TLS record that does not authenticate (corrupted, truncated, replayed) or a failed handshake.
+                onTlsFailed(from, channel, c);
+                return;
+            }
+        }
+        losses.onFailed(self, from, channel.remoteAddress(), cause);
         closed(ClosedBecause.CONNECTION_ERROR);
     }
 
@@ -395,5 +537,8 @@ public final class NettyTransport implements Transport {
         inbound.values().forEach(Channel::close);
         fromPeers.forEach(Channel::close);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        if (handshakes != null) {
+            handshakes.shutdownNow();
+        }
     }
 }

@@ -34,15 +34,33 @@ final class FieldCodec implements TypeHandler {
         this.constructor = constructor;
     }
 
-    /** Validates {@code type} and builds its codec; the exception names class, field and type. */
-    static FieldCodec of(Class<?> type) {
+    /**
+     * Validates {@code type} and builds its codec; the exception names class, field and type. Unless
+     * {@code manualTracking}, the class and its superclasses must have been enhanced and no field may be
+     * a raw array, whose elements could be written without the write barrier.
+     */
+    static FieldCodec of(Class<?> type, boolean manualTracking) {
         Replicated annotation = type.getAnnotation(Replicated.class);
         if (annotation == null) {
             throw new StateException(type.getName() + " is not annotated @Replicated");
         }
         checkShape(type);
+        if (!manualTracking) {
+            checkEnhanced(type);
+        }
         String name = annotation.name().isEmpty() ? type.getName() : annotation.name();
-        return new FieldCodec(name, slotsOf(type), constructorOf(type));
+        return new FieldCodec(name, slotsOf(type, manualTracking), constructorOf(type));
+    }
+
+    private static void checkEnhanced(Class<?> type) {
+        for (Class<?> c = type; c != StateObject.class; c = c.getSuperclass()) {
+            if (!c.isAnnotationPresent(Enhanced.class)) {
+                throw new StateException(c.getName() + (c == type ? "" : ", a superclass of " + type.getName())
+                        + ", was not enhanced, so writes to its fields would not be tracked: add the eve-enhance"
+                        + " build step to the module that compiles it (docs/state.md, \"Tracked writes\"), or"
+                        + " build the state with manualTracking(true) and call modify before every write");
+            }
+        }
     }
 
     private static void checkShape(Class<?> type) {
@@ -59,7 +77,7 @@ final class FieldCodec implements TypeHandler {
         }
     }
 
-    private static FieldSlot[] slotsOf(Class<?> type) {
+    private static FieldSlot[] slotsOf(Class<?> type, boolean manualTracking) {
         Deque<Class<?>> hierarchy = new ArrayDeque<>();
         for (Class<?> c = type; c != StateObject.class; c = c.getSuperclass()) {
             hierarchy.push(c);
@@ -79,9 +97,16 @@ final class FieldCodec implements TypeHandler {
                 FieldKind kind = FieldKind.of(field.getType());
                 if (kind == null) {
                     throw new StateException("field " + c.getName() + "." + field.getName() + " of " + type.getName()
-                            + " has unsupported type " + field.getGenericType().getTypeName()
-                            + "; supported: primitives, String, byte[], int[], long[], enums, StateObject subclasses"
-                            + " and arrays of them (mark context fields transient or @Exclude)");
+                            + " has unsupported type " + field.getGenericType().getTypeName() + "; "
+                            + Untracked.alternativeTo(field.getType())
+                            + " (supported: primitives, String, enums, StateObject subclasses and the replicated"
+                            + " collections and cell; mark context fields transient or @Exclude)");
+                }
+                if (kind.isArray() && !manualTracking) {
+                    throw new StateException("field " + c.getName() + "." + field.getName() + " of " + type.getName()
+                            + " is a raw array (" + field.getType().getSimpleName()
+                            + "): writes to its elements cannot be tracked; "
+                            + Untracked.alternativeTo(field.getType()));
                 }
                 slots.add(FieldSlot.of(field, kind));
             }
@@ -177,6 +202,29 @@ final class FieldCodec implements TypeHandler {
         } catch (Throwable e) {
             throw new StateException("the constructor of " + name + " failed", e);
         }
+    }
+
+    /**
+     * Decodes an encoding made by {@link #encode} into a pre-image {@link #restore} accepts, resolving
+     * references through {@code objects}.
+     */
+    Object[] decode(Source source, Resolver objects) {
+        Object[] values = new Object[slots.length];
+        for (int i = 0; i < slots.length; i++) {
+            values[i] = slots[i].resolve(slots[i].read(source), objects);
+        }
+        return values;
+    }
+
+    /** The names of the fields of {@code object} that differ from {@code preImage}. */
+    List<String> changedFields(StateObject object, Object[] preImage) {
+        List<String> changed = new ArrayList<>();
+        for (int i = 0; i < slots.length; i++) {
+            if (!slots[i].holds(object, preImage[i])) {
+                changed.add(slots[i].name());
+            }
+        }
+        return changed;
     }
 
     /** Field names in encoding order, for error messages and documentation. */

@@ -7,6 +7,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
@@ -210,11 +211,28 @@ final class FieldSlot {
 
     /** Writes a value produced by {@link #read}, resolving reference ids. */
     void install(Object object, Object value, TypeHandler.Resolver objects) {
-        Object resolved = value;
+        set(object, resolve(value, objects));
+    }
+
+    /** A value produced by {@link #read} with its reference ids resolved. */
+    Object resolve(Object value, TypeHandler.Resolver objects) {
         if (value instanceof RefIds ids) {
-            resolved = ids.array ? resolveArray(ids.ids, objects) : resolveOne(ids.ids[0], objects, type);
+            return ids.array ? resolveArray(ids.ids, objects) : resolveOne(ids.ids[0], objects, type);
         }
-        set(object, resolved);
+        return value;
+    }
+
+    /** Whether the field of {@code object} holds {@code value} (a captured or resolved one). */
+    boolean holds(Object object, Object value) {
+        Object now = get(object);
+        if (kind.isArray() && now != null && value != null) {
+            return now instanceof Object[] refs
+                    ? Arrays.equals(refs, (Object[]) value)
+                    : java.util.Objects.deepEquals(new Object[] {now}, new Object[] {value});
+        }
+        return kind == FieldKind.REFERENCE || kind == FieldKind.ENUM
+                ? now == value
+                : java.util.Objects.equals(now, value);
     }
 
     private Object resolveArray(long[] ids, TypeHandler.Resolver objects) {

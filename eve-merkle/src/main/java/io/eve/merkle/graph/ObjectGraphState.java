@@ -20,15 +20,18 @@ import java.util.TreeMap;
  * {@link Replicated} objects and replicated collections, reachable from named roots, each a leaf of a
  * copy-on-write Merkle tree indexed by a dense object id.
  *
- * <p>During a batch, executor threads read and write objects concurrently and call {@link #modify}
- * before an object's first write in the batch; the replicated collections do that themselves. At
+ * <p>During a batch, executor threads read and write objects concurrently. Each object's first write in
+ * the batch saves its pre-image: the eve-enhance build step puts that ({@link Tracking}) before every
+ * write to a replicated field, and with {@code manualTracking(true)} the application calls
+ * {@link #modify} instead; the replicated collections do it themselves. At
  * {@link #seal} new objects get ids deterministically by a reference scan from the dirty objects
  * (Eve §5.2.1), every {@code gcInterval} batches unreachable objects are freed (Eve §5.2.2), dirty
  * leaves are hashed (in parallel above a threshold) and the root is computed.
  *
  * <p>Supported field types: {@code boolean, byte, short, char, int, long, float, double}, {@code String},
- * {@code byte[]}, {@code int[]}, {@code long[]}, enums, references to {@link StateObject}s and arrays of
- * them. {@code transient} and {@link Exclude}d fields are not state.
+ * enums and references to {@link StateObject}s (the replicated collections and cell among them); with
+ * manual tracking also {@code byte[]}, {@code int[]}, {@code long[]} and arrays of state objects.
+ * {@code transient} and {@link Exclude}d fields are not state (docs/state.md).
  *
  * <p>Threads: {@link #modify} and the collections are safe to call from any executor thread during a
  * batch. Every other method is called by one thread while no request runs.
@@ -72,10 +75,12 @@ public final class ObjectGraphState implements VersionedState {
 
     ObjectGraphState(StateConfig config) {
         this.config = config;
-        this.types = new TypeRegistry(Map.of(
-                ReplicatedMap.class, new CollectionHandler(ReplicatedMap.NAME, ReplicatedMap::new),
-                ReplicatedSet.class, new CollectionHandler(ReplicatedSet.NAME, ReplicatedSet::new),
-                ReplicatedCell.class, CellHandler.INSTANCE));
+        this.types = new TypeRegistry(
+                Map.of(
+                        ReplicatedMap.class, new CollectionHandler(ReplicatedMap.NAME, ReplicatedMap::new),
+                        ReplicatedSet.class, new CollectionHandler(ReplicatedSet.NAME, ReplicatedSet::new),
+                        ReplicatedCell.class, CellHandler.INSTANCE),
+                config.manualTracking());
         this.tree = new IdTree<>(config.pool(), config.parallelThreshold());
         this.sealer = new Sealer(this);
         config.classes().forEach(types::register);
@@ -98,8 +103,9 @@ public final class ObjectGraphState implements VersionedState {
     }
 
     /**
-     * Must be called before the first write to {@code object} in a batch: saves its pre-image for
-     * rollback and marks it for rehashing at seal. Cheap when repeated. Objects not yet part of the state
+     * Saves {@code object}'s pre-image for rollback and marks it for rehashing at seal, the first time in a
+     * batch; enhanced code does this before every write, so only manual tracking, and writes the build
+     * step cannot see (reflection, method handles), need the call. Cheap when repeated. Objects not yet part of the state
      * need no call if the request writing them created them; an object created by an earlier request of
      * the batch needs it for a failed request's writes to it to be undone ({@link #abortRequest}).
      */
@@ -373,6 +379,7 @@ public final class ObjectGraphState implements VersionedState {
         sealed = seq;
         crossBatchConflict = false;
         publish();
+        sealer.afterRollback();
     }
 
     @Override

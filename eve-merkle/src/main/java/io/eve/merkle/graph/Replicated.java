@@ -13,7 +13,8 @@ import java.lang.annotation.Target;
  *
  * <p>Every instance field that is neither {@code static}, {@code transient} nor {@link Exclude}d is
  * state and must have a supported type (see {@link ObjectGraphState}); the class is rejected at
- * registration otherwise.
+ * registration otherwise, and also when the eve-enhance build step did not process it (it carries
+ * {@link Enhanced}) unless the state uses manual tracking.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

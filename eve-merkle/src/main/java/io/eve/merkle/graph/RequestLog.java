@@ -44,6 +44,11 @@ final class RequestLog {
         return CURRENT.get();
     }
 
+    /** The id of the request open on the calling thread, or 0. */
+    static long currentRequest() {
+        return CURRENT.get().request;
+    }
+
     boolean isOpen() {
         return request != 0;
     }

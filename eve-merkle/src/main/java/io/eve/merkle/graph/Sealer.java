@@ -2,13 +2,17 @@ package io.eve.merkle.graph;
 
 import io.eve.merkle.Digest;
 import io.eve.merkle.StateException;
+import io.eve.merkle.UntrackedWriteException;
+import io.eve.merkle.codec.BufferSink;
 import io.eve.merkle.codec.HashSink;
+import io.eve.merkle.codec.Source;
 import io.eve.merkle.tree.IdTree;
 import io.eve.merkle.tree.ParallelLoop;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -24,6 +28,12 @@ import java.util.function.Consumer;
  */
 final class Sealer {
     private final ObjectGraphState state;
+
+    /** Debug mode: each object's encoding at the last check, by id, to name and undo untracked writes. */
+    private Map<Long, byte[]> lastEncodings = new HashMap<>();
+
+    /** Debug mode: the batch whose seal last threw {@link UntrackedWriteException}. */
+    private long retriedSeq = Long.MIN_VALUE;
 
     Sealer(ObjectGraphState state) {
         this.state = state;
@@ -81,7 +91,7 @@ final class Sealer {
         }
         Digest root = state.tree().rootDigest();
         if (state.config().debug()) {
-            checkEverything(seq, root);
+            root = checkEverything(seq, root);
         }
         for (StateObject object : touched) {
             state.types().handlerFor(object).afterSeal(object);
@@ -214,28 +224,114 @@ final class Sealer {
         return sink.finish();
     }
 
-    /** Debug mode: every leaf and the whole tree recomputed from scratch must match the incremental ones. */
-    private void checkEverything(long seq, Digest root) {
-        byte[] fresh = new byte[Digest.LENGTH];
+    /**
+     * Debug mode: every leaf and the whole tree recomputed from scratch must match the incremental ones.
+     * An object whose digest is stale changed without being marked; its encoding at the last check gives
+     * back what it held. The first time a batch finds such objects they are put back and the seal throws
+     * {@link UntrackedWriteException} (the caller rolls back and runs the batch again sequentially); the
+     * seal of that run adopts the writes, as if {@code modify} had been called, and returns the new root.
+     */
+    private Digest checkEverything(long seq, Digest root) {
+        List<Stale> stale = new ArrayList<>();
+        Map<Long, byte[]> fresh = new HashMap<>();
         state.tree().forEach((id, object, lastModified) -> {
             if (object == null) {
                 return;
             }
             TypeHandler handler = state.types().handlerFor(object);
-            leafDigest(object, handler, fresh, 0);
-            if (!Digest.of(fresh).equals(state.tree().slotDigest(id))) {
-                throw new StateException("debug check at seal(" + seq + "): object " + id + " (" + handler.name()
-                        + ") changed without modify() in this or an earlier batch; its digest is stale, so"
-                        + " replicas would disagree silently. Call modify(object) before writing it.");
+            byte[] encoding = encoding(object, handler);
+            fresh.put(id, encoding);
+            if (!Digest.of(leafDigest(encoding)).equals(state.tree().slotDigest(id))) {
+                stale.add(new Stale(id, object, handler, lastEncodings.get(id)));
             }
         });
         if (!rootsDigest(state.roots(), state.allocator()).equals(state.tree().slotDigest(0))) {
             throw new StateException("debug check at seal(" + seq + "): the roots table is stale");
         }
+        Digest checked = stale.isEmpty() ? root : untracked(seq, stale);
         Digest recomputed = state.tree().recomputeFromScratch();
-        if (!recomputed.equals(root)) {
-            throw new StateException("debug check at seal(" + seq + "): incremental root " + root
+        if (!recomputed.equals(checked)) {
+            throw new StateException("debug check at seal(" + seq + "): incremental root " + checked
                     + " differs from the full rehash " + recomputed);
         }
+        lastEncodings = fresh;
+        return checked;
+    }
+
+    /** An object whose digest is stale, with its encoding at the last check ({@code null} if unknown). */
+    private record Stale(long id, StateObject object, TypeHandler handler, byte[] before) {}
+
+    private Digest untracked(long seq, List<Stale> stale) {
+        StringBuilder report = new StringBuilder("debug check at seal(" + seq + "): ");
+        List<Object[]> preImages = new ArrayList<>();
+        for (Stale s : stale) {
+            if (!(s.handler() instanceof FieldCodec codec) || s.before() == null) {
+                throw new StateException(
+                        report + "object " + s.id() + " (" + s.handler().name()
+                                + ") changed without modify() in this or an earlier batch; its digest is stale, so"
+                                + " replicas would disagree silently. Call modify(object) before writing it.");
+            }
+            Source before = new Source(s.before());
+            before.getByte(); // the leaf's header: 0x00 and the stable name
+            before.getString();
+            Object[] preImage = codec.decode(before, state::objectAt);
+            preImages.add(preImage);
+            report.append("object ")
+                    .append(s.id())
+                    .append(" (")
+                    .append(s.handler().name())
+                    .append(", ")
+                    .append(s.object().getClass().getName())
+                    .append(") field(s) ")
+                    .append(codec.changedFields(s.object(), preImage))
+                    .append(" changed without modify(); ");
+        }
+        if (retriedSeq != seq) {
+            for (int i = 0; i < stale.size(); i++) {
+                stale.get(i).handler().restore(stale.get(i).object(), preImages.get(i));
+            }
+            retriedSeq = seq;
+            throw new UntrackedWriteException(
+                    seq,
+                    report + "they are put back; roll the batch back and run it sequentially, or enable the"
+                            + " eve-enhance build step so writes are tracked");
+        }
+        // The sequential run wrote them again: keep the writes, with the pre-images modify would have saved.
+        List<StateObject> objects = new ArrayList<>();
+        for (int i = 0; i < stale.size(); i++) {
+            Stale s = stale.get(i);
+            state.log().preImages.add(new BatchLog.PreImage(s.object(), s.handler(), preImages.get(i)));
+            objects.add(s.object());
+        }
+        hashLeaves(objects, seq);
+        return state.tree().rootDigest();
+    }
+
+    /** Forgets the encodings of the last check: a rollback changed the objects (debug mode). */
+    void afterRollback() {
+        if (!state.config().debug()) {
+            return;
+        }
+        Map<Long, byte[]> restored = new HashMap<>();
+        state.tree().forEach((id, object, lastModified) -> {
+            if (object != null) {
+                restored.put(id, encoding(object, state.types().handlerFor(object)));
+            }
+        });
+        lastEncodings = restored;
+    }
+
+    private static byte[] encoding(StateObject object, TypeHandler handler) {
+        BufferSink sink = new BufferSink(64);
+        sink.putByte(0x00);
+        sink.putString(handler.name());
+        handler.encode(object, sink);
+        return sink.toByteArray();
+    }
+
+    private static byte[] leafDigest(byte[] encoding) {
+        HashSink sink = HashSink.forCurrentThread();
+        sink.putBytes(encoding, 0, encoding.length);
+        return sink.finish().toByteArray();
     }
 }

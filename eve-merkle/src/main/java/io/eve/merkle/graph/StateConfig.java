@@ -15,13 +15,17 @@ import java.util.concurrent.ForkJoinPool;
  * @param gcInterval a deterministic mark-and-sweep frees unreachable objects at every seal whose
  *     sequence number is a multiple of this; 0 turns collection off
  * @param classes state classes registered (and validated) up front
+ * @param manualTracking accept state classes that did not go through the eve-enhance build step (and
+ *     raw array fields): the application calls {@code modify} before writes, and a forgotten call is
+ *     found only by {@code debug}; for tests of explicit {@code modify}
  */
 public record StateConfig(
         boolean debug,
         ForkJoinPool pool,
         int parallelThreshold,
         int gcInterval,
-        List<Class<? extends StateObject>> classes) {
+        List<Class<? extends StateObject>> classes,
+        boolean manualTracking) {
 
     public StateConfig {
         Objects.requireNonNull(pool, "pool");
@@ -39,6 +43,7 @@ public record StateConfig(
         private int parallelThreshold = 256;
         private int gcInterval = 64;
         private final List<Class<? extends StateObject>> classes = new ArrayList<>();
+        private boolean manualTracking;
 
         private Builder() {}
 
@@ -68,6 +73,15 @@ public record StateConfig(
             return this;
         }
 
+        /**
+         * Accepts state classes the eve-enhance build step did not enhance, and raw array fields: every
+         * write must then follow a {@code modify} call (docs/state.md, "Manual tracking"). Default false.
+         */
+        public Builder manualTracking(boolean manual) {
+            this.manualTracking = manual;
+            return this;
+        }
+
         @SafeVarargs
         public final Builder register(Class<? extends StateObject>... types) {
             for (Class<? extends StateObject> type : types) {
@@ -77,7 +91,7 @@ public record StateConfig(
         }
 
         public StateConfig toConfig() {
-            return new StateConfig(debug, pool, parallelThreshold, gcInterval, classes);
+            return new StateConfig(debug, pool, parallelThreshold, gcInterval, classes, manualTracking);
         }
 
         public ObjectGraphState build() {

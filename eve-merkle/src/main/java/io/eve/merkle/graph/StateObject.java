@@ -6,8 +6,9 @@ import java.lang.invoke.VarHandle;
 /**
  * Base class of every replicated state object. It carries the framework's bookkeeping (the object's
  * dense id, its owner, the batch in which its pre-image was last saved); none of it is state, none of it
- * is hashed. Applications extend it with {@link Replicated} classes and call
- * {@link ObjectGraphState#modify(StateObject)} before the first write in a batch.
+ * is hashed. Applications extend it with {@link Replicated} classes; the eve-enhance build step makes
+ * every write to their fields save the pre-image that {@link ObjectGraphState#modify(StateObject)} saves
+ * (docs/state.md, "Tracked writes").
  *
  * <p>The bookkeeping fields are package-private: only the framework touches them.
  */
@@ -40,7 +41,13 @@ public abstract class StateObject {
     /** The state that last freed this object, so writes to it can still be rolled back if it returns. */
     ObjectGraphState lastOwner;
 
-    protected StateObject() {}
+    /**
+     * Stamps the new object with the request creating it, so that request's own writes to it need no
+     * pre-image (nothing references it outside the request if the request fails).
+     */
+    protected StateObject() {
+        request = RequestLog.currentRequest();
+    }
 
     /** Whether this object currently belongs to a state. */
     final boolean isPlaced() {

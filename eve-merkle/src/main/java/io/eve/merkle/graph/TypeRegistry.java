@@ -12,11 +12,14 @@ final class TypeRegistry {
     private final Map<String, TypeHandler> byName = new ConcurrentHashMap<>();
     private final Map<String, Class<?>> classByName = new ConcurrentHashMap<>();
     private final Map<Class<?>, TypeHandler> builtIns;
+    /** Whether classes that were not enhanced, and raw arrays, are accepted (the application calls modify). */
+    private final boolean manualTracking;
+
     private final ClassValue<TypeHandler> byClass = new ClassValue<>() {
         @Override
         protected TypeHandler computeValue(Class<?> type) {
             TypeHandler builtIn = builtIns.get(type);
-            TypeHandler handler = builtIn != null ? builtIn : FieldCodec.of(type);
+            TypeHandler handler = builtIn != null ? builtIn : FieldCodec.of(type, manualTracking);
             Class<?> previous = classByName.putIfAbsent(handler.name(), type);
             if (previous != null && previous != type) {
                 throw new StateException("two state classes share the stable name " + handler.name() + ": "
@@ -28,8 +31,9 @@ final class TypeRegistry {
         }
     };
 
-    TypeRegistry(Map<Class<?>, TypeHandler> builtIns) {
+    TypeRegistry(Map<Class<?>, TypeHandler> builtIns, boolean manualTracking) {
         this.builtIns = Map.copyOf(builtIns);
+        this.manualTracking = manualTracking;
         builtIns.forEach((type, handler) -> {
             byName.put(handler.name(), handler);
             classByName.put(handler.name(), type);

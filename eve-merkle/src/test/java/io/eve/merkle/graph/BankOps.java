@@ -125,6 +125,7 @@ final class BankOps {
 
     static ObjectGraphState newState(boolean debug, int gcInterval) {
         ObjectGraphState state = ObjectGraphState.builder()
+                .manualTracking(true)
                 .debug(debug)
                 .gcInterval(gcInterval)
                 .register(Account.class, Bank.class)

@@ -9,6 +9,7 @@ class CollectionOfGarbageTest {
 
     private static ObjectGraphState newState(int gcInterval) {
         return ObjectGraphState.builder()
+                .manualTracking(true)
                 .debug(true)
                 .gcInterval(gcInterval)
                 .register(Account.class, Bank.class)

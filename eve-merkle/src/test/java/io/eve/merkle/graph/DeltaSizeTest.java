@@ -10,6 +10,7 @@ class DeltaSizeTest {
 
     private static ObjectGraphState bankOf(int accounts) {
         ObjectGraphState state = ObjectGraphState.builder()
+                .manualTracking(true)
                 .gcInterval(0)
                 .register(Account.class, Bank.class)
                 .build();

@@ -17,8 +17,10 @@ class DigestFormatTest {
     private static final String PINNED_ROOT = "ef1ea0c5d706f259821a5f6a7d3aef1b2c0245d4dc6e150969a1af61c19bdc21";
 
     private static ObjectGraphState fixedState() {
-        ObjectGraphState state =
-                ObjectGraphState.builder().register(Account.class, Bank.class).build();
+        ObjectGraphState state = ObjectGraphState.builder()
+                .manualTracking(true)
+                .register(Account.class, Bank.class)
+                .build();
         Bank bank = new Bank(1);
         Account alice = new Account("alice", 100);
         alice.memo = new byte[] {1, 2, 3};

@@ -8,12 +8,14 @@ import io.eve.merkle.Digest;
 import io.eve.merkle.StateDelta;
 import io.eve.merkle.StateException;
 import io.eve.merkle.VersionedState;
+import io.eve.merkle.graph.manual.ManualAccount;
 import org.junit.jupiter.api.Test;
 
 class ObjectGraphStateTest {
 
     static ObjectGraphState newState() {
         return ObjectGraphState.builder()
+                .manualTracking(true)
                 .debug(true)
                 .register(Account.class, Bank.class)
                 .build();
@@ -83,11 +85,15 @@ class ObjectGraphStateTest {
 
     @Test
     void shouldCatchForgottenModifyInDebugMode() {
-        ObjectGraphState state = newBank(4);
-        bank(state).accounts[2].balance = 7;
+        ObjectGraphState state =
+                ObjectGraphState.builder().manualTracking(true).debug(true).build();
+        ManualAccount account = new ManualAccount("ann", 100);
+        state.setRoot("account", account);
+        state.seal(0);
+        account.depositUntracked(7);
         assertThatThrownBy(() -> state.seal(1))
                 .isInstanceOf(StateException.class)
-                .hasMessageContaining("test.Account")
+                .hasMessageContaining("test.ManualAccount")
                 .hasMessageContaining("without modify()");
     }
 

@@ -28,6 +28,7 @@ class OverlappingBatchesTest {
 
     private static ObjectGraphState newBank(int n) {
         ObjectGraphState state = ObjectGraphState.builder()
+                .manualTracking(true)
                 .register(Account.class, Bank.class, Directory.class)
                 .build();
         Bank bank = new Bank(n);
@@ -202,6 +203,7 @@ class OverlappingBatchesTest {
         state.discardNext();
 
         ObjectGraphState collecting = ObjectGraphState.builder()
+                .manualTracking(true)
                 .gcInterval(2)
                 .register(Account.class, Bank.class)
                 .build();
@@ -212,8 +214,11 @@ class OverlappingBatchesTest {
         collecting.seal(1);
         assertThatThrownBy(() -> collecting.openNext(3)).isInstanceOf(StateException.class);
 
-        ObjectGraphState debug =
-                ObjectGraphState.builder().debug(true).register(Bank.class).build();
+        ObjectGraphState debug = ObjectGraphState.builder()
+                .manualTracking(true)
+                .debug(true)
+                .register(Bank.class)
+                .build();
         assertThat(debug.canOverlap(1)).isFalse();
     }
 

@@ -65,7 +65,8 @@ class RegistrationTest {
         String aardvark;
     }
 
-    private final ObjectGraphState state = ObjectGraphState.builder().build();
+    private final ObjectGraphState state =
+            ObjectGraphState.builder().manualTracking(true).build();
 
     @Test
     void shouldRejectUnsupportedFieldTypeNamingClassFieldAndType() {
@@ -93,17 +94,18 @@ class RegistrationTest {
 
     @Test
     void shouldRejectUnsupportedClassAtSealWhenNotRegisteredAhead() {
-        ObjectGraphState fresh = ObjectGraphState.builder().build();
+        ObjectGraphState fresh = ObjectGraphState.builder().manualTracking(true).build();
         assertThatThrownBy(() -> fresh.setRoot("bad", new WithList())).hasMessageContaining("unsupported type");
     }
 
     @Test
     void shouldSkipTransientAndExcludedFields() {
-        assertThat(FieldCodec.of(Excluded.class).fieldNames()).containsExactly("kept");
+        assertThat(FieldCodec.of(Excluded.class, false).fieldNames()).containsExactly("kept");
     }
 
     @Test
     void shouldOrderFieldsSuperclassFirstThenByName() {
-        assertThat(FieldCodec.of(Derived.class).fieldNames()).containsExactly("alpha", "zeta", "aardvark", "beta");
+        assertThat(FieldCodec.of(Derived.class, false).fieldNames())
+                .containsExactly("alpha", "zeta", "aardvark", "beta");
     }
 }

@@ -19,6 +19,7 @@ class ReplicatedCollectionsTest {
 
     static ObjectGraphState newState() {
         ObjectGraphState state = ObjectGraphState.builder()
+                .manualTracking(true)
                 .debug(true)
                 .gcInterval(1)
                 .register(Directory.class, Account.class)
@@ -179,6 +180,7 @@ class ReplicatedCollectionsTest {
         dir(source).members.add(1L);
         source.seal(1);
         ObjectGraphState empty = ObjectGraphState.builder()
+                .manualTracking(true)
                 .debug(true)
                 .register(Directory.class, Account.class)
                 .build();

@@ -53,6 +53,7 @@ class ReviewFindingsTest {
 
     private static ObjectGraphState newState(boolean debug, int gcInterval) {
         return ObjectGraphState.builder()
+                .manualTracking(true)
                 .debug(debug)
                 .gcInterval(gcInterval)
                 .register(Account.class, Bank.class, Named.class)
@@ -364,7 +365,7 @@ class ReviewFindingsTest {
     /** WEAKNESS. The clash message names one of the two classes ("... and another"). */
     @Test
     void shouldNameBothClassesThatShareAStableName() {
-        ObjectGraphState state = ObjectGraphState.builder().build();
+        ObjectGraphState state = ObjectGraphState.builder().manualTracking(true).build();
         state.register(DupA.class);
         assertThatThrownBy(() -> state.register(DupB.class))
                 .hasMessageContaining(DupA.class.getName())

@@ -20,6 +20,7 @@ class ReviewHostileDeltaTest {
 
     private static ObjectGraphState newState() {
         return ObjectGraphState.builder()
+                .manualTracking(true)
                 .gcInterval(1)
                 .register(Account.class, Bank.class, Directory.class)
                 .build();

@@ -57,6 +57,7 @@ class TransferPropertyTest {
             source.seal(i + 1);
         }
         ObjectGraphState empty = ObjectGraphState.builder()
+                .manualTracking(true)
                 .debug(true)
                 .register(Account.class, Bank.class)
                 .build();

@@ -26,21 +26,26 @@ public final class Authenticator {
     private final int[] ids;
     private final ThreadLocal<Mac[]> macs;
 
+    /**
+     * The authenticator of process {@code self}. It keeps only {@code self}'s part of {@code keys}
+     * ({@link MacKeys#forNode}), so it can compute no tag another process could.
+     *
+     * @throws IllegalArgumentException if {@code keys} does not hold {@code self}'s part
+     */
     public Authenticator(MacKeys keys, int self) {
-        this.keys = Objects.requireNonNull(keys, "keys");
-        if (!keys.contains(self)) {
-            throw new IllegalArgumentException("process " + self + " holds no keys in " + keys);
-        }
+        this.keys = Objects.requireNonNull(keys, "keys").forNode(self);
         this.self = self;
         this.selfIndex = keys.indexOf(self);
         this.ids = keys.ids();
         this.macs = ThreadLocal.withInitial(() -> new Mac[ids.length]);
     }
 
+    /** The process this authenticator speaks for. */
     public int self() {
         return self;
     }
 
+    /** The keys it holds: {@link #self()}'s part only. */
     public MacKeys keys() {
         return keys;
     }

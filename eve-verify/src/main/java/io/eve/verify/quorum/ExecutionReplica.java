@@ -7,7 +7,6 @@ import io.eve.execution.Executed;
 import io.eve.execution.Token;
 import io.eve.protocol.Message;
 import io.eve.protocol.Message.ChainTransfer;
-import io.eve.protocol.Message.ClientReply;
 import io.eve.protocol.Message.ClientRequest;
 import io.eve.protocol.Message.ExecuteBatch;
 import io.eve.protocol.Message.StateRequest;
@@ -90,7 +89,37 @@ public final class ExecutionReplica {
      * @param seeds the source of batch seeds (the nondeterminism data a primary picks)
      */
     public ExecutionReplica(QuorumConfig config, ExecutionActions actions, boolean joining, LongSupplier seeds) {
-        this.joining = joining;
+        this(config, actions, joining, null, seeds);
+    }
+
+    /**
+     * A replica whose stage recovered committed batch {@code recovered.seq()} from its disk (docs/quorum.md,
+     * "Durable replicas"): it starts committed there, joining, and asks its peers only for the batches after
+     * it (a state transfer from that batch on: the delta since its checkpoint and log).
+     *
+     * @param recovered the token of the recovered batch, null when nothing was recovered
+     */
+    public ExecutionReplica(
+            QuorumConfig config, ExecutionActions actions, boolean joining, Token recovered, LongSupplier seeds) {
+        this(config, actions, joining, recovered, List.of(), seeds);
+    }
+
+    /**
+     * A replica whose stage recovered committed batch {@code recovered.seq()} and, after it, executed again the
+     * batches {@code executedAfter} that its disk held as executed but not committed: it holds them as executed,
+     * and sends their {@code Verify} again, as if it had just executed them.
+     *
+     * @param recovered the token of the recovered batch, null when nothing was recovered
+     * @param executedAfter consecutive batches from {@code recovered.seq() + 1} on (empty: none)
+     */
+    public ExecutionReplica(
+            QuorumConfig config,
+            ExecutionActions actions,
+            boolean joining,
+            Token recovered,
+            List<Executed> executedAfter,
+            LongSupplier seeds) {
+        this.joining = joining || recovered != null || !executedAfter.isEmpty();
         if (!config.hostsExecution()) {
             throw new IllegalArgumentException("process " + config.self() + " hosts no execution replica in " + config);
         }
@@ -99,6 +128,24 @@ public final class ExecutionReplica {
         this.self = config.self();
         this.name = "execution replica " + self;
         this.dispatcher = new Dispatcher(config, seeds, this::send);
+        if (recovered != null && recovered.seq() > 0) {
+            stable = recovered.seq();
+            stableToken = recovered;
+            stageStable = recovered.seq();
+            expected = recovered.seq() + 1;
+            mine.put(recovered.seq(), recovered);
+        }
+        for (Executed done : executedAfter) {
+            if (done.seq() != expected) {
+                throw new IllegalArgumentException(
+                        name + ": recovered batch " + done.seq() + " where batch " + expected + " was expected");
+            }
+            executed.put(done.seq(), done);
+            mine.put(done.seq(), done.token());
+            held.add(done.seq());
+            received.put(done.seq(), done.batch());
+            expected = done.seq() + 1;
+        }
     }
 
     public void start(long nowNanos) {
@@ -231,7 +278,9 @@ public final class ExecutionReplica {
     private void onClientRequest(Request request) {
         Reply done = committedReplies.find(request);
         if (done != null) {
-            actions.send((int) request.clientId(), new ClientReply(done));
+            // Through release, not straight to the client: with durable storage a committed reply waits until
+            // its batch is on disk, and a retry must not overtake that.
+            actions.release(done);
             return;
         }
         // A client's requests may be in flight together: an older number than one already answered may still
@@ -384,6 +433,12 @@ public final class ExecutionReplica {
             Token own = mine.get(first.getKey());
             if (own != null && own.matches(first.getValue())) {
                 commitUpTo(first.getValue());
+                if (joining && config.executionPrimary(view) != self) {
+                    // Caught up by executing the primary's batches (a replica restarted from its disk, a batch
+                    // behind). The view's own primary stays joining: it must not number batches again.
+                    joining = false;
+                    LOG.info("{}: caught up at batch {} of view {}", name, stable, view);
+                }
                 continue;
             }
             Token latest = agreed.lastEntry().getValue();

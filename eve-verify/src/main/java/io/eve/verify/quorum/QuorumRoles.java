@@ -28,11 +28,23 @@ public final class QuorumRoles implements HostedRoles {
     private final ExecutionReplica replica;
     private final Verifier verifier;
 
-    private QuorumRoles(QuorumConfig config, Evidence evidence, ReplicaHost host, boolean joining, LongSupplier seeds) {
+    private QuorumRoles(
+            QuorumConfig config,
+            Evidence evidence,
+            VerifierStore store,
+            ReplicaHost host,
+            boolean joining,
+            LongSupplier seeds) {
         this.host = host;
-        this.replica = config.hostsExecution() ? new ExecutionReplica(config, new Bindings(), joining, seeds) : null;
-        this.verifier =
-                config.hostsVerifier() ? new Verifier(config, host::send, evidence, joining, seeds.getAsLong()) : null;
+        this.replica = config.hostsExecution()
+                ? new ExecutionReplica(
+                        config, new Bindings(), joining, host.recoveredToken(), host.recoveredExecuted(), seeds)
+                : null;
+        VerifierMemory memory =
+                store == null ? null : store.memory("verifier " + config.self(), () -> this::onVerifierDurable);
+        this.verifier = config.hostsVerifier()
+                ? new Verifier(config, host::send, evidence, joining, seeds.getAsLong(), memory)
+                : null;
     }
 
     /**
@@ -42,8 +54,23 @@ public final class QuorumRoles implements HostedRoles {
      *     authenticators (crash), the authenticators' for bft
      */
     public static HostedRoles.Factory of(QuorumConfig config, Evidence evidence) {
+        return of(config, evidence, null);
+    }
+
+    /**
+     * The roles of node {@code config.self()}, its verifier remembering what it must across a crash in {@code
+     * store} (docs/quorum.md, "Durable verifiers"); the caller closes the store after the runtime (the
+     * builder's {@code closeWith}).
+     *
+     * @param store null: the verifier persists nothing
+     */
+    public static HostedRoles.Factory of(QuorumConfig config, Evidence evidence, VerifierStore store) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(evidence, "evidence");
+        if (store != null && !config.hostsVerifier()) {
+            throw new IllegalArgumentException(
+                    "process " + config.self() + " hosts no verifier: it has no verifier state to store in " + store);
+        }
         return new HostedRoles.Factory() {
             @Override
             public int self() {
@@ -55,9 +82,24 @@ public final class QuorumRoles implements HostedRoles {
                 return config.hostsExecution();
             }
 
+            /** An execution replica resumes from the batch its stage recovered (docs/quorum.md, "Durable replicas"). */
+            @Override
+            public boolean resumesFromDisk() {
+                return config.hostsExecution();
+            }
+
+            /**
+             * A certificate the verifiers remember must name a state some replica's disk holds after a restart of
+             * every process: each executed batch is durable before its {@code Verify} leaves.
+             */
+            @Override
+            public boolean persistsExecuted() {
+                return config.hostsExecution();
+            }
+
             @Override
             public HostedRoles create(ReplicaHost host, boolean joining, LongSupplier seeds) {
-                return new QuorumRoles(config, evidence, host, joining, seeds);
+                return new QuorumRoles(config, evidence, store, host, joining, seeds);
             }
         };
     }
@@ -65,6 +107,11 @@ public final class QuorumRoles implements HostedRoles {
     /** The roles of node {@code config.self()} without authenticators (the crash profile). */
     public static HostedRoles.Factory of(QuorumConfig config) {
         return of(config, Evidence.PLAIN);
+    }
+
+    /** Called by the verifier's store on its writer thread: the verifier hears it on the protocol mailbox. */
+    private void onVerifierDurable(long version) {
+        host.onProtocol(() -> verifier.onDurable(version));
     }
 
     /** The execution replica, or null; for tests that inspect it on the protocol mailbox. */
@@ -164,7 +211,11 @@ public final class QuorumRoles implements HostedRoles {
     private final class Bindings implements ExecutionActions {
         @Override
         public void send(int to, Message message) {
-            host.send(to, message);
+            if (message instanceof Message.Verify verify && verify.token().seq() > 0) {
+                host.afterExecutedDurable(verify.token().seq(), () -> host.send(to, message));
+            } else {
+                host.send(to, message);
+            }
         }
 
         @Override

@@ -57,7 +57,7 @@ final class Rejoin {
                 return null;
             }
             view = state.view();
-            Certificate certificate = commitCertificate(state);
+            Certificate certificate = commitCertificate(rules, state);
             if (certificate == null && !(view == 0 && isNothingCommitted(state))) {
                 return null;
             }
@@ -70,6 +70,18 @@ final class Rejoin {
         return new Adopted(view, highest, committed + 2);
     }
 
+    /**
+     * The batch a state proves committed in its view: the certificate's batch, 0 for "nothing committed" in
+     * view 0, or -1 if it proves nothing.
+     */
+    static long provenCommit(ViewChanges rules, JoinState state) {
+        if (state.view() == 0 && isNothingCommitted(state)) {
+            return 0;
+        }
+        Certificate certificate = commitCertificate(rules, state);
+        return certificate == null ? -1 : certificate.seq();
+    }
+
     private static boolean isNothingCommitted(JoinState state) {
         return state.certificateView() == -1
                 && state.committed().seq() == 0
@@ -77,7 +89,7 @@ final class Rejoin {
     }
 
     /** The answer's certificate if it proves a commit in the answer's view: {@code nV - u} CommitVotes. */
-    private Certificate commitCertificate(JoinState state) {
+    private static Certificate commitCertificate(ViewChanges rules, JoinState state) {
         if (state.certificateView() != state.view() || state.committed().seq() <= 0) {
             return null;
         }

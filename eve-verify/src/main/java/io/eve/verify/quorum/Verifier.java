@@ -43,6 +43,14 @@ public final class Verifier {
 
     private final QuorumConfig config;
     private final Outbox outbox;
+    private final Outbox network;
+    private final VerifierMemory memory;
+    /** Messages that wait until the record they depend on is durable, in the order they were sent. */
+    private final Deque<Held> held = new ArrayDeque<>();
+
+    private VerifierMemory.Remembered saved;
+    private long savedVersion;
+    private long durableVersion;
     private final Evidence evidence;
     private final ViewChangeDriver views;
     private final ViewChanges rules;
@@ -63,6 +71,8 @@ public final class Verifier {
     private long rejoinView = -1;
     /** After a rejoin: the last batch of {@link #rejoinView} it may have pre-prepared before its restart. */
     private long abstainThrough = -1;
+    /** After a rejoin: what it adopted, told to the verifiers that answered (docs/quorum.md, rule F). */
+    private JoinState adoption;
 
     private long startedAt;
     private long lastProgress;
@@ -89,17 +99,45 @@ public final class Verifier {
      *     earlier incarnation's query are not taken for current ones
      */
     public Verifier(QuorumConfig config, Outbox outbox, Evidence evidence, boolean recovering, long joinNonce) {
+        this(config, outbox, evidence, recovering, joinNonce, null);
+    }
+
+    /**
+     * A verifier that keeps what it must remember in {@code memory} (docs/quorum.md, "Durable verifiers"). If
+     * the memory holds a record from an earlier life, the verifier restarts from it: {@code recovering} as
+     * one restarted without its state (it first tries to rejoin the others' view), but when it has not rejoined
+     * within a view timeout it starts a view change above the remembered view that reports the remembered
+     * certificate, which counts, so that a cluster restarted as a whole can start a new view.
+     *
+     * @param memory null: nothing is persisted (the verifier forgets everything when it stops)
+     */
+    public Verifier(
+            QuorumConfig config,
+            Outbox outbox,
+            Evidence evidence,
+            boolean recovering,
+            long joinNonce,
+            VerifierMemory memory) {
         if (!config.hostsVerifier()) {
             throw new IllegalArgumentException("process " + config.self() + " hosts no verifier in " + config);
         }
         this.config = config;
-        this.outbox = outbox;
+        this.network = outbox;
+        this.memory = memory;
+        this.outbox = memory == null ? outbox : this::sendWhenRemembered;
         this.evidence = evidence;
         this.self = config.self();
         this.protection = new ExtraProtection(config);
         this.rules = new ViewChanges(config, evidence);
-        this.rejoin = recovering ? new Rejoin(config, rules, joinNonce) : null;
-        this.views = new ViewChangeDriver(config, rules, outbox, new Host(), recovering);
+        VerifierMemory.Remembered remembered = memory == null ? null : memory.load();
+        boolean restarts = recovering || remembered != null;
+        this.rejoin = restarts ? new Rejoin(config, rules, joinNonce) : null;
+        this.views = new ViewChangeDriver(config, rules, this.outbox, new Host(), restarts);
+        if (remembered != null) {
+            best = remembered.best();
+            saved = remembered;
+            views.remember(remembered.view());
+        }
     }
 
     public void start(long nowNanos) {
@@ -469,6 +507,10 @@ public final class Verifier {
     private void retransmit() {
         views.retransmit();
         if (views.changing()) {
+            if (adoption != null && views.view() == rejoinView) {
+                // Its view change may count only where this arrived (rule F); it goes with the retransmission.
+                sendToOtherVerifiers(adoption);
+            }
             return;
         }
         long view = views.view();
@@ -494,7 +536,12 @@ public final class Verifier {
         if (from == self) {
             return;
         }
-        rules.onRejoin(from, views.view());
+        if (!views.changing()) {
+            // An answer "leaving my view" never lets the joiner adopt (Rejoin.tryAdopt), so it needs no filter
+            // (rule F); with one, the view change this verifier is in could refuse the joiner's view change,
+            // which after a restart of every verifier from its memory may be one the new view needs.
+            rules.onRejoin(from, views.view(), query.nonce());
+        }
         Certificate proof = committedCertificate;
         JoinState state = proof == null
                 ? new JoinState(self, query.nonce(), views.view(), views.changing(), -1, ViewChanges.ORIGIN, List.of())
@@ -511,6 +558,7 @@ public final class Verifier {
 
     private void onJoinState(int from, JoinState state) {
         if (rejoin == null || !views.recovering() || !rejoin.onJoinState(from, state)) {
+            onAdoption(from, state);
             return;
         }
         Rejoin.Adopted adopted = rejoin.tryAdopt();
@@ -518,6 +566,15 @@ public final class Verifier {
             return;
         }
         Certificate proof = adopted.committed();
+        adoption = new JoinState(
+                self,
+                rejoin.nonce(),
+                adopted.view(),
+                false,
+                proof == null ? -1 : proof.view(),
+                proof == null ? ViewChanges.ORIGIN : proof.token(),
+                proof == null ? List.of() : proof.evidence());
+        sendToOtherVerifiers(adoption);
         views.rejoin(adopted.view(), proof == null ? 0 : proof.seq(), now - startedAt);
         rejoinView = adopted.view();
         abstainThrough = adopted.abstainThrough();
@@ -525,12 +582,28 @@ public final class Verifier {
         committedSeq = start.seq();
         committedToken = proof == null ? null : proof.token();
         committedCertificate = proof;
-        best = proof;
+        if (proof != null && proof.isAbove(best)) {
+            best = proof; // a remembered certificate above it stays
+        }
         startConfirmed = true;
         slots.clear();
         lastProgress = now;
         if (proof != null) {
             recentCommits.put(proof.seq(), proof.token());
+        }
+    }
+
+    /**
+     * A verifier that rejoined says what it adopted, in the form of the answers it adopted from: its view
+     * changes may count here from then on with a certificate of that view above the batch + 1 (rule F).
+     */
+    private void onAdoption(int from, JoinState state) {
+        if (from == self || state.verifier() != from || state.changing()) {
+            return;
+        }
+        long committed = Rejoin.provenCommit(rules, state);
+        if (committed >= 0) {
+            rules.onAdopted(from, state.nonce(), state.view(), committed);
         }
     }
 
@@ -586,8 +659,56 @@ public final class Verifier {
 
         @Override
         public boolean reportsCertificate() {
-            return rejoinView < 0 || (best != null && best.view() > rejoinView);
+            // docs/quorum.md, "Rejoining", rule R: before its restart it was prepared for no batch of the
+            // rejoined view above abstainThrough - 1, so a certificate of that view from abstainThrough on is
+            // at or above every token it was prepared for in either life.
+            return rejoinView < 0
+                    || (best != null
+                            && (best.view() > rejoinView
+                                    || (best.view() == rejoinView && best.seq() >= abstainThrough)));
         }
+    }
+
+    // ---- memory (docs/quorum.md, "Durable verifiers") --------------------------------------------------
+
+    /** A message held until record {@code version} is durable. */
+    private record Held(int to, Message message, long version) {}
+
+    /** What this verifier must remember now: the highest view it is in or left for, and its best certificate. */
+    private VerifierMemory.Remembered remembered() {
+        return new VerifierMemory.Remembered(views.highestView(), best);
+    }
+
+    /**
+     * Every message leaves only once what it depends on is durable: if the view or the best certificate changed
+     * since the last record saved, a new one is saved first, and the message waits for it (and keeps its place
+     * behind messages already waiting).
+     */
+    private void sendWhenRemembered(int to, Message message) {
+        VerifierMemory.Remembered now = remembered();
+        if (saved == null || now.view() != saved.view() || now.best() != saved.best()) {
+            saved = now;
+            memory.save(now, ++savedVersion);
+        }
+        if (held.isEmpty() && durableVersion >= savedVersion) {
+            network.send(to, message);
+        } else {
+            held.add(new Held(to, message, savedVersion));
+        }
+    }
+
+    /** Record {@code version} of this verifier's memory is durable: the messages that waited for it leave. */
+    public void onDurable(long version) {
+        durableVersion = Math.max(durableVersion, version);
+        while (!held.isEmpty() && held.peek().version() <= durableVersion) {
+            Held next = held.poll();
+            network.send(next.to(), next.message());
+        }
+    }
+
+    /** Messages waiting for this verifier's memory to be durable (0 without a memory). */
+    public int heldMessages() {
+        return held.size();
     }
 
     // ---- sending ---------------------------------------------------------------------------------

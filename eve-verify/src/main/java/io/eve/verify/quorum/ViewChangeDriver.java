@@ -72,6 +72,8 @@ final class ViewChangeDriver {
     private boolean recovering;
     private long lastRecoveryRequest = Long.MIN_VALUE / 2;
     private final Map<Integer, Long> viewsSeen = new TreeMap<>();
+    /** The view a durable verifier remembered from its last life, -1 without one. */
+    private long remembered = -1;
 
     ViewChangeDriver(QuorumConfig config, ViewChanges rules, Outbox outbox, Host host, boolean recovering) {
         this.config = config;
@@ -93,6 +95,19 @@ final class ViewChangeDriver {
 
     boolean recovering() {
         return recovering;
+    }
+
+    /**
+     * The verifier restarted from its memory: it took part in views up to {@code view} before (docs/quorum.md,
+     * "Durable verifiers"). It never takes part in one of them again, except by rejoining the others' view.
+     */
+    void remember(long view) {
+        remembered = view;
+    }
+
+    /** The highest view this verifier entered or left for, in this life or (remembered) an earlier one. */
+    long highestView() {
+        return Math.max(remembered, changing ? target : view);
     }
 
     long viewChangesStarted() {
@@ -188,6 +203,18 @@ final class ViewChangeDriver {
      * let a new view start below a committed batch): it asks the others for a new view and joins that.
      */
     private void requestRecovery(long now) {
+        if (remembered >= 0 && now - lastRecoveryRequest >= config.viewTimeoutNanos()) {
+            // Its memory covers every vote of its earlier life, so its view change counts like anyone's: the
+            // way a cluster restarted as a whole, where nobody can answer a rejoin, starts a view again.
+            long seen =
+                    viewsSeen.values().stream().mapToLong(Long::longValue).max().orElse(-1);
+            long above = Math.max(remembered, seen);
+            recovering = false;
+            view = above;
+            LOG.info("{}: restarted from its memory (view {}); no rejoin within a view timeout", name, remembered);
+            startViewChange(above + 1, "restarted from its memory", now);
+            return;
+        }
         if (now - lastRecoveryRequest < config.viewTimeoutNanos() || viewsSeen.size() < config.responseQuorum()) {
             return;
         }

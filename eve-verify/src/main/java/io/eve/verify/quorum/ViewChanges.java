@@ -18,8 +18,8 @@ import java.util.TreeMap;
  * The view-change rules of Eve §6.1 (docs/quorum.md, "View change"), so that the leader that builds a
  * {@link NewView} and every verifier that checks one compute the same thing: which certificates are valid,
  * and which start point a set of {@link ViewChange} messages chooses. Its one piece of state is which
- * verifiers rejoined and since which view (docs/quorum.md, "Rejoining", rule F). Owned by the verifier's
- * protocol thread.
+ * verifiers rejoined, in which view, and what they said they adopted (docs/quorum.md, "Rejoining", rule F).
+ * Owned by the verifier's protocol thread.
  */
 final class ViewChanges {
     /** The start point "batch 0": the initial state, which every replica holds without agreement. */
@@ -33,8 +33,8 @@ final class ViewChanges {
 
     private final QuorumConfig config;
     private final Evidence evidence;
-    /** Per verifier that rejoined: its view changes count only with a certificate of a later view. */
-    private final Map<Integer, Long> rejoinFloors = new TreeMap<>();
+    /** Per verifier that rejoined: which of its view changes count (docs/quorum.md, "Rejoining", rule F). */
+    private final Map<Integer, Floor> rejoinFloors = new TreeMap<>();
 
     ViewChanges(QuorumConfig config, Evidence evidence) {
         this.config = config;
@@ -56,7 +56,8 @@ final class ViewChanges {
                 || !config.isVerifier(opened.origin())) {
             return null;
         }
-        if (!isRecovering(change) && change.certificateView() <= rejoinFloors.getOrDefault(opened.origin(), -3L)) {
+        Floor floor = rejoinFloors.get(opened.origin());
+        if (!isRecovering(change) && floor != null && !floor.counts(change)) {
             return null; // docs/quorum.md, "Rejoining": may predate the sender's restart
         }
         if (change.certificate().seq() == 0) {
@@ -74,12 +75,41 @@ final class ViewChanges {
     }
 
     /**
-     * {@code verifier} restarted without its state and asked this one where it is, in {@code view}: a view
+     * {@code verifier} restarted and asked this one where it is, in {@code view}, with {@code nonce}: a view
      * change of it counts from now on only if it reports a certificate of a later view (docs/quorum.md,
-     * "Rejoining"), since one that it sent before the restart may still be on its way.
+     * "Rejoining", rule F), since one that it sent before the restart may still be on its way, until that
+     * incarnation says which batch it adopted ({@link #onAdopted}).
      */
-    void onRejoin(int verifier, long view) {
-        rejoinFloors.merge(verifier, view, Math::max);
+    void onRejoin(int verifier, long view, long nonce) {
+        Floor floor = rejoinFloors.get(verifier);
+        if (floor == null || floor.nonce != nonce || floor.view < view) {
+            long highest = floor == null ? view : Math.max(view, floor.view);
+            rejoinFloors.put(verifier, new Floor(highest, nonce, Long.MAX_VALUE));
+        }
+    }
+
+    /**
+     * The incarnation of {@code verifier} that asked with {@code nonce} adopted {@code committed} in
+     * {@code view}: before its restart it was prepared for no batch of that view above {@code committed + 1},
+     * so its view change also counts with a certificate of that view from batch {@code committed + 2} on
+     * (docs/quorum.md, "Rejoining", rule F). Ignored unless it is the incarnation and view last answered.
+     */
+    void onAdopted(int verifier, long nonce, long view, long committed) {
+        Floor floor = rejoinFloors.get(verifier);
+        if (floor != null && floor.nonce == nonce && floor.view == view) {
+            rejoinFloors.put(verifier, new Floor(view, nonce, Math.min(floor.countsFrom, committed + 2)));
+        }
+    }
+
+    /**
+     * Rule F for one verifier: the view it was answered in, the nonce of the incarnation that asked, and the
+     * first batch of that view whose certificate counts (none until that incarnation said what it adopted).
+     */
+    private record Floor(long view, long nonce, long countsFrom) {
+        boolean counts(ViewChange change) {
+            return change.certificateView() > view
+                    || (change.certificateView() == view && change.certificate().seq() >= countsFrom);
+        }
     }
 
     /** Eve §6.1: {@code nV - u} distinct verifiers vouch for the token in that view. */

@@ -40,6 +40,15 @@ public interface HostedRoles {
         }
 
         /**
+         * Whether, with storage, each executed batch must be durable before the roles tell others about it
+         * ({@link ReplicaHost#afterExecutedDurable}): the quorum execution replica's {@code Verify} (docs/quorum.md,
+         * "Durable replicas and verifiers"). Costs a second record per group of batches.
+         */
+        default boolean persistsExecuted() {
+            return false;
+        }
+
+        /**
          * Creates the roles, bound to {@code host}.
          *
          * @param joining the node restarts without its state and must catch up before it serves

@@ -8,6 +8,7 @@ import io.eve.execution.Token;
 import io.eve.merkle.ApplyResult;
 import io.eve.merkle.StateDelta;
 import io.eve.protocol.Message;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -27,6 +28,9 @@ public interface ReplicaHost {
 
     /** Sends a message; one to {@link #self()} is delivered through the protocol mailbox, never re-entrantly. */
     void send(int to, Message message);
+
+    /** Runs {@code task} on the protocol mailbox after the current event; from any thread (a writer's report). */
+    void onProtocol(Runnable task);
 
     /** Executes a batch on the stage; {@code onExecuted} gets the outcome on the protocol mailbox. */
     void execute(Batch batch, boolean sequential, Consumer<Executed> onExecuted);
@@ -58,6 +62,31 @@ public interface ReplicaHost {
      */
     default long recoveredSeq() {
         return 0;
+    }
+
+    /**
+     * The token of {@link #recoveredSeq()} as the stage holds it after recovery, or null when nothing was
+     * recovered: roles that check agreement on tokens (the quorum execution replica) resume from it.
+     */
+    default Token recoveredToken() {
+        return null;
+    }
+
+    /**
+     * The batches executed after {@link #recoveredSeq()} that the stage recovered from the executed tail on
+     * disk and executed again, in order, not committed (empty without: see {@link
+     * HostedRoles.Factory#persistsExecuted}).
+     */
+    default List<Executed> recoveredExecuted() {
+        return List.of();
+    }
+
+    /**
+     * Runs {@code task} (on the protocol mailbox) once the last execution of batch {@code seq} is durable in the
+     * executed tail; at once when the roles persist no executed batches or the batch is already durable.
+     */
+    default void afterExecutedDurable(long seq, Runnable task) {
+        task.run();
     }
 
     /**

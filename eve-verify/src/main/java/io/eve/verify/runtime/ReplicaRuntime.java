@@ -13,6 +13,7 @@ import io.eve.merkle.Digest;
 import io.eve.merkle.StateDelta;
 import io.eve.protocol.Message;
 import io.eve.runtime.Mailbox;
+import io.eve.storage.ExecutedTail;
 import io.eve.storage.LoggedBatch;
 import io.eve.storage.Recovered;
 import io.eve.storage.Storage;
@@ -98,6 +99,16 @@ public final class ReplicaRuntime implements Replica {
     private final Storage storage;
     private final Recovered recovered;
     private final long resumeView;
+    private final Token recoveredToken;
+    // The executed tail (null unless the roles persist executed batches): what it holds, on the stage mailbox;
+    // which record version holds each batch's last execution and the tasks waiting for one, on the protocol one.
+    private final ExecutedTail tail;
+    private final NavigableMap<Long, LoggedBatch> tailBatches = new TreeMap<>();
+    private long tailVersion;
+    private final List<Executed> recoveredExecuted = new ArrayList<>();
+    private final Map<Long, Long> tailVersionOf = new TreeMap<>();
+    private final NavigableMap<Long, List<Runnable>> afterTail = new TreeMap<>();
+    private long durableTail;
     private final NavigableMap<Long, Executed> uncommitted = new TreeMap<>();
     private long lastLogged;
     // Replies of executed batches by batch, to hold each until its batch is durable (protocol mailbox, as is held).
@@ -159,11 +170,20 @@ public final class ReplicaRuntime implements Replica {
             // The stage is not running yet: recovery executes on this thread, before the roles exist.
             this.recovered = storage == null ? Recovered.NOTHING : storage.recover(stage);
             this.lastLogged = recovered.seq();
+            this.recoveredToken = recovered.any() ? stage.tokenAt(recovered.seq()) : null;
+            this.tail = storage != null && factory.persistsExecuted()
+                    ? new ExecutedTail(storage.dir(), "node " + self, this::onTailDurable, this::fail)
+                    : null;
             this.lastMarkedStable = recovered.seq();
-            this.held = storage != null && storage.holdsReplies()
+            // With an executed tail, a committed batch is on the disks of the replicas whose Verify made its
+            // certificate (each wrote it before its Verify left): its replies need not wait for this log.
+            this.held = storage != null && storage.holdsReplies() && tail == null
                     ? new HeldReplies(this::sendReply, recovered.seq())
                     : null;
-            boolean joining = builder.joining || (recovered.any() && resumeView < 0);
+            if (tail != null) {
+                recoverTail();
+            }
+            boolean joining = builder.joining || (recovered.any() && resumeView < 0) || !recoveredExecuted.isEmpty();
             this.roles = factory.create(new Host(), joining, seeds::nextLong);
         } catch (RuntimeException e) {
             // Nothing has started yet, but the pools exist: do not leave their threads behind.
@@ -418,6 +438,9 @@ public final class ReplicaRuntime implements Replica {
         if (storage != null) {
             storage.close();
         }
+        if (tail != null) {
+            tail.close();
+        }
     }
 
     @Override
@@ -442,6 +465,9 @@ public final class ReplicaRuntime implements Replica {
         }
         if (storage != null) {
             storage.close(); // after the stage: nothing is appended any more; what was is forced
+        }
+        if (tail != null) {
+            tail.close();
         }
         List<AutoCloseable> reversed = new ArrayList<>(closeWith);
         java.util.Collections.reverse(reversed);
@@ -507,6 +533,70 @@ public final class ReplicaRuntime implements Replica {
         return lastMarkedStable;
     }
 
+    /**
+     * In the constructor, after the stage recovered the committed batches: executes again the batches of the
+     * executed tail that follow them, each checked against its logged token (a mismatch stops there), and keeps
+     * them as executed, not committed, for the roles ({@link ReplicaHost#recoveredExecuted}).
+     */
+    private void recoverTail() {
+        long next = recovered.seq() + 1;
+        for (LoggedBatch logged : tail.read()) {
+            if (logged.seq() < next) {
+                continue;
+            }
+            if (logged.seq() > next) {
+                break;
+            }
+            Executed executed = stage.execute(logged.batch(), logged.sequential());
+            if (!executed.token().matches(logged.token())) {
+                LOG.warn(
+                        "node {}: executing batch {} of {} again gave token {}, the file says {}; stopping there",
+                        self,
+                        logged.seq(),
+                        tail.file(),
+                        executed.token(),
+                        logged.token());
+                stage.rollbackTo(logged.seq() - 1);
+                break;
+            }
+            uncommitted.put(logged.seq(), executed);
+            tailBatches.put(logged.seq(), logged);
+            recoveredExecuted.add(executed);
+            if (held != null) {
+                executedReplies.put(logged.seq(), executed.replies());
+            }
+            next++;
+        }
+        if (!recoveredExecuted.isEmpty()) {
+            LOG.info(
+                    "node {}: executed batches {} to {} again from {} (not committed)",
+                    self,
+                    recovered.seq() + 1,
+                    next - 1,
+                    tail.file());
+        }
+    }
+
+    /** On the stage mailbox: the tail changed; a new record of it is queued. Returns its version. */
+    private long saveTail() {
+        tailBatches.headMap(storage.durableSeq(), true).clear();
+        long version = ++tailVersion;
+        tail.save(version, List.copyOf(tailBatches.values()));
+        return version;
+    }
+
+    /** On the writer's thread: record {@code version} of the tail is durable; the tasks that waited run. */
+    private void onTailDurable(long version) {
+        protocolLater(() -> {
+            durableTail = Math.max(durableTail, version);
+            NavigableMap<Long, List<Runnable>> due = afterTail.headMap(durableTail, true);
+            for (List<Runnable> tasks : due.values()) {
+                tasks.forEach(Runnable::run);
+            }
+            due.clear();
+        });
+    }
+
     /** The runtime as the roles see it. */
     private final class Host implements ReplicaHost {
         @Override
@@ -529,14 +619,28 @@ public final class ReplicaRuntime implements Replica {
         }
 
         @Override
+        public void onProtocol(Runnable task) {
+            protocolLater(task);
+        }
+
+        @Override
         public void execute(Batch batch, boolean sequential, Consumer<Executed> onExecuted) {
             boolean inline = batch.size() <= inlineBatchLimit && cheapRequests();
+            long view = tail == null ? 0 : roles.status().view();
             Runnable run = () -> {
                 long start = System.nanoTime();
                 Executed executed = stage.execute(batch, sequential);
                 if (storage != null) {
                     uncommitted.put(executed.seq(), executed);
                 }
+                long version = 0;
+                if (tail != null) {
+                    tailBatches.tailMap(executed.seq(), true).clear();
+                    tailBatches.put(
+                            executed.seq(), new LoggedBatch(view, sequential, executed.batch(), executed.token()));
+                    version = saveTail();
+                }
+                long tailRecord = version;
                 long nanos = System.nanoTime() - start;
                 metrics.executed(executed, nanos);
                 long perRequest = nanos / Math.max(1, batch.size());
@@ -544,6 +648,9 @@ public final class ReplicaRuntime implements Replica {
                 Runnable report = () -> {
                     if (held != null) {
                         executedReplies.put(executed.seq(), executed.replies());
+                    }
+                    if (tailRecord > 0) {
+                        tailVersionOf.put(executed.seq(), tailRecord);
                     }
                     onExecuted.accept(executed);
                 };
@@ -575,6 +682,10 @@ public final class ReplicaRuntime implements Replica {
                         uncommitted.tailMap(seq, false).clear();
                         storage.onRolledBack(seq);
                     }
+                    if (tail != null) {
+                        tailBatches.tailMap(seq, false).clear();
+                        saveTail();
+                    }
                 } else {
                     LOG.warn(
                             "node {}: no rollback to {} outside {}..{}",
@@ -591,6 +702,9 @@ public final class ReplicaRuntime implements Replica {
             metrics.committed(seq);
             long view = storage == null ? 0 : roles.status().view();
             lastMarkedStable = Math.max(lastMarkedStable, seq);
+            if (tail != null) {
+                tailVersionOf.keySet().removeIf(batch -> batch <= seq);
+            }
             runOnStage(() -> {
                 if (seq > stage.stableSeq() && seq <= stage.executedSeq()) {
                     stage.markStable(seq);
@@ -621,6 +735,10 @@ public final class ReplicaRuntime implements Replica {
                     uncommitted.clear();
                     lastLogged = expected.seq();
                     storage.onTransferred(stage, view);
+                    if (tail != null) {
+                        tailBatches.clear();
+                        saveTail();
+                    }
                 }
                 metrics.transferInstalled(result.applied(), delta.size());
                 protocol(() -> onApplied.accept(result));
@@ -640,6 +758,26 @@ public final class ReplicaRuntime implements Replica {
         @Override
         public long recoveredSeq() {
             return recovered.seq();
+        }
+
+        @Override
+        public List<Executed> recoveredExecuted() {
+            return List.copyOf(recoveredExecuted);
+        }
+
+        @Override
+        public void afterExecutedDurable(long seq, Runnable task) {
+            Long version = tailVersionOf.get(seq);
+            if (version == null || version <= durableTail) {
+                task.run();
+            } else {
+                afterTail.computeIfAbsent(version, v -> new ArrayList<>()).add(task);
+            }
+        }
+
+        @Override
+        public Token recoveredToken() {
+            return recoveredToken;
         }
 
         @Override

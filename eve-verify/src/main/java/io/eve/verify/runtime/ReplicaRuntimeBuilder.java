@@ -148,13 +148,12 @@ public final class ReplicaRuntimeBuilder {
                     "node " + roles.self() + ": resumeAsPrimary needs storage and excludes joining");
         }
         if (storage != null && !roles.hostsExecution()) {
-            throw new IllegalArgumentException("node " + roles.self() + " hosts no execution replica: it has nothing"
-                    + " to store (verifier state is not persisted yet)");
+            throw new IllegalArgumentException("node " + roles.self() + " hosts no execution replica: it has no"
+                    + " batches to store (a verifier keeps its memory in a VerifierStore given to QuorumRoles.of)");
         }
         if (storage != null && !roles.resumesFromDisk()) {
             throw new IllegalArgumentException("node " + roles.self() + ": these roles cannot start from a state"
-                    + " recovered from disk yet (the quorum execution replica does not read recoveredSeq);"
-                    + " storage is supported for primary-backup only (docs/operations.md, \"Storage\")");
+                    + " recovered from disk (docs/operations.md, \"Storage\")");
         }
         return new ReplicaRuntime(this);
     }

@@ -1,6 +1,7 @@
 package io.eve.verify.quorum;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eve.Reply;
 import io.eve.Request;
@@ -187,5 +188,59 @@ class ExecutionReplicaTest {
         assertThat(replica.transferring()).isTrue();
         replica.onMessage(2, new StateRequest(0, 0, agreed), 3 * MS, 5);
         assertThat(stage).doesNotContain("serve 2 from 0");
+    }
+
+    /**
+     * docs/quorum.md, "Durable replicas and verifiers": a replica that recovered batch 5 and, after it, executed
+     * batches 6 and 7 again from its tail joins; its Verify for them goes out again; a new view that starts
+     * from batch 7 commits both (nothing to fetch, no rollback below the recovered batch), and their replies
+     * are released.
+     */
+    @Test
+    void shouldResumeFromTheRecoveredBatchAndItsExecutedTail() {
+        QuorumConfig config = QuorumConfig.crash(new int[] {0, 1, 2}, 1);
+        Token fifth = VerifierTest.token(5, 5, null);
+        Batch sixth = new Batch(6, 0, 0, List.of(request(100, 1)));
+        Batch seventh = new Batch(7, 0, 0, List.of(request(100, 2)));
+        Token sixthToken = VerifierTest.token(6, 6, fifth);
+        Token seventhToken = VerifierTest.token(7, 7, sixthToken);
+        ExecutionReplica replica = new ExecutionReplica(
+                config,
+                new Recording(),
+                false,
+                fifth,
+                List.of(executed(sixth, sixthToken), executed(seventh, seventhToken)),
+                () -> 7L);
+        replica.start(0);
+        assertThat(replica.joining()).isTrue();
+        assertThat(replica.committed()).isEqualTo(5);
+
+        replica.onTick(config.retransmitNanos() + MS, 0);
+        assertThat(sentOf(Verify.class))
+                .extracting(verify -> verify.token().seq())
+                .contains(6L, 7L);
+
+        replica.onMessage(0, new VerifyResponse(1, seventhToken, true), 2 * config.retransmitNanos(), 0);
+        assertThat(replica.joining()).isFalse();
+        assertThat(replica.committed()).isEqualTo(7);
+        assertThat(replica.transferring()).isFalse();
+        assertThat(stage).containsExactly("rollbackTo 7", "markStable 7");
+        assertThat(released).hasSize(2);
+    }
+
+    @Test
+    void shouldRefuseARecoveredTailWithAGap() {
+        QuorumConfig config = QuorumConfig.crash(new int[] {0, 1, 2}, 1);
+        Token fifth = VerifierTest.token(5, 5, null);
+        Batch seventh = new Batch(7, 0, 0, List.of(request(100, 2)));
+        assertThatThrownBy(() -> new ExecutionReplica(
+                        config,
+                        new Recording(),
+                        false,
+                        fifth,
+                        List.of(executed(seventh, VerifierTest.token(7, 7, fifth))),
+                        () -> 7L))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("recovered batch 7 where batch 6 was expected");
     }
 }

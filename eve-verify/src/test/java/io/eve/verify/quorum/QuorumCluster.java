@@ -31,9 +31,16 @@ final class QuorumCluster implements AutoCloseable {
     private final MacKeys keys;
     private final List<EveClient> clients = new ArrayList<>();
 
+    private final java.nio.file.Path storage;
+
     private QuorumCluster(QuorumConfig base, Mixer mixer) {
+        this(base, mixer, null);
+    }
+
+    private QuorumCluster(QuorumConfig base, Mixer mixer, java.nio.file.Path storage) {
         this.base = base;
         this.mixer = mixer;
+        this.storage = storage;
         this.keys = MacKeys.insecureForTests(7, base.processes());
         int count = base.processes().length;
         this.processes = new ReplicaRuntime[count];
@@ -59,6 +66,20 @@ final class QuorumCluster implements AutoCloseable {
         return new QuorumCluster(tuned(QuorumConfig.crash(new int[] {0, 1, 2}, 0)), mixer);
     }
 
+    /**
+     * A cluster of {@code config}'s shape (extra protection off) whose execution replicas keep durable storage
+     * under {@code storage}, one folder per node, a checkpoint every 100 batches.
+     */
+    static QuorumCluster durable(QuorumConfig config, java.nio.file.Path storage) {
+        return new QuorumCluster(
+                tuned(config).withExtraProtection(ExtraProtectionConfig.OFF), KeyConflictMixer.unbounded(), storage);
+    }
+
+    /** Node {@code node}'s storage settings (only for a durable cluster). */
+    io.eve.storage.StorageConfig storageConfig(int node) {
+        return io.eve.storage.StorageConfig.of(storage.resolve("node-" + node)).withCheckpoints(100, 16);
+    }
+
     /** Four verifiers, the first three also execution replicas (u = r = 1). */
     static QuorumCluster bft() {
         return new QuorumCluster(tuned(QuorumConfig.bft(new int[] {0, 1, 2, 3}, 0)), KeyConflictMixer.unbounded());
@@ -79,8 +100,17 @@ final class QuorumCluster implements AutoCloseable {
             transport = new AuthenticatingTransport(transport, envelopes);
             evidence = new MacEvidence(envelopes);
         }
-        processes[node] = ReplicaRuntime.builder()
-                .roles(QuorumRoles.of(base.withSelf(node), evidence))
+        io.eve.verify.runtime.ReplicaRuntimeBuilder builder = ReplicaRuntime.builder();
+        QuorumConfig config = base.withSelf(node);
+        VerifierStore verifierStore = null;
+        if (storage != null && config.hostsExecution()) {
+            builder.storage(new io.eve.storage.Storage(storageConfig(node), "node " + node));
+        }
+        if (storage != null && config.hostsVerifier()) {
+            verifierStore = VerifierStore.open(storage.resolve("node-" + node), node);
+            builder.closeWith(verifierStore);
+        }
+        processes[node] = builder.roles(QuorumRoles.of(config, evidence, verifierStore))
                 .transport(transport)
                 .application(apps[node])
                 .mixer(mixer)

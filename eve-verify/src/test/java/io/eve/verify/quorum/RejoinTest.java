@@ -217,4 +217,58 @@ class RejoinTest {
                 .as("the joiner's view change did not count towards r + 1")
                 .isFalse();
     }
+
+    @Test
+    void shouldTellTheOthersWhatItAdopted() {
+        Verifier joiner = verifier(JOINER, true);
+        joiner.onMessage(0, committed(0, first), MS);
+        joiner.onMessage(1, committed(1, first), MS);
+        joiner.onMessage(2, committed(2, first), MS);
+        assertThat(sentOf(JoinState.class))
+                .hasSize(3)
+                .allMatch(state -> state.verifier() == JOINER
+                        && state.nonce() == NONCE
+                        && state.view() == 0
+                        && !state.changing()
+                        && state.committed().equals(first));
+    }
+
+    @Test
+    void shouldReportItsCertificateOnceItIsFromTheAdoptedBatchPlusTwo() {
+        Verifier joiner = rejoined();
+        agree(joiner, second, 2 * MS);
+        agree(joiner, third, 2 * MS);
+        joiner.onMessage(0, new ViewChange(1, 0, -1, ViewChanges.ORIGIN, List.of()), 3 * MS);
+        joiner.onMessage(1, new ViewChange(1, 1, -1, ViewChanges.ORIGIN, List.of()), 3 * MS);
+        assertThat(sentOf(ViewChange.class))
+                .isNotEmpty()
+                .allMatch(change ->
+                        change.certificateView() == 0 && change.certificate().equals(third) && change.newView() == 1);
+    }
+
+    @Test
+    void shouldCountAJoinersViewChangeFromTheBatchItAdoptedPlusTwo() {
+        Verifier verifier = verifier(0, false);
+        agree(verifier, first, MS);
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 7), 2 * MS);
+        verifier.onMessage(
+                JOINER, new JoinState(JOINER, 8, 0, false, 0, first, commitVotes(0, first, 0, 1, 2)), 2 * MS);
+        long ignored = verifier.ignored();
+        verifier.onMessage(JOINER, new ViewChange(1, JOINER, 0, third, commitVotes(0, third, 0, 1, 2)), 3 * MS);
+        assertThat(verifier.ignored())
+                .as("an announcement of another incarnation lifts nothing")
+                .isEqualTo(ignored + 1);
+        verifier.onMessage(
+                JOINER, new JoinState(JOINER, 7, 0, false, 0, first, commitVotes(0, first, 0, 1, 2)), 4 * MS);
+        verifier.onMessage(JOINER, new ViewChange(1, JOINER, 0, second, commitVotes(0, second, 0, 1, 2)), 5 * MS);
+        assertThat(verifier.ignored())
+                .as("batch 2 = adopted + 1: it may have been prepared for it before its restart")
+                .isEqualTo(ignored + 2);
+        verifier.onMessage(JOINER, new ViewChange(1, JOINER, 0, third, commitVotes(0, third, 0, 1, 2)), 5 * MS);
+        assertThat(verifier.ignored()).isEqualTo(ignored + 2);
+        verifier.onMessage(1, new ViewChange(1, 1, 0, first, commitVotes(0, first, 0, 1, 2)), 6 * MS);
+        assertThat(verifier.changingView())
+                .as("the joiner's view change counts towards r + 1")
+                .isTrue();
+    }
 }

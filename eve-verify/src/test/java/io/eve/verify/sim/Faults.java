@@ -134,6 +134,8 @@ record Faults(
                 return pairRestarts(true);
             case "pair-restart-no-witness":
                 return pairRestarts(false);
+            case "disk-loss": // pair restarts, and single crashes restarting from a damaged disk (Simulation)
+                return pairRestarts(true);
             case "long-faults":
                 return longFaults(true);
             case "long-faults-no-witness":
@@ -158,8 +160,8 @@ record Faults(
             default:
                 throw new IllegalArgumentException("unknown fault profile '" + name
                         + "'; expected reliable, lossy, fast-restart, unordered, clock-jump, witness, long-faults,"
-                        + " long-faults-no-witness, late-start, late-start-no-witness, pair-restart or"
-                        + " pair-restart-no-witness");
+                        + " long-faults-no-witness, late-start, late-start-no-witness, pair-restart,"
+                        + " pair-restart-no-witness or disk-loss");
         }
     }
 }

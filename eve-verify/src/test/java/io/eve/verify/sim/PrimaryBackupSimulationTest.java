@@ -117,6 +117,16 @@ class PrimaryBackupSimulationTest {
     }
 
     /**
+     * Besides whole-pair restarts, a crashed replica restarts from its own disk: intact, without the suffix
+     * after its last force ({@code storage.sync=interval}), or refused as corrupt (restarted empty). Its peer
+     * holds every acknowledged write; none is lost, and the restarted replica never serves an older state.
+     */
+    @Test
+    void shouldLoseNoAcknowledgedWriteWhenAReplicaRestartsFromADiskThatLostItsUnsyncedSuffix() {
+        runSeeds("disk-loss", 1, 40);
+    }
+
+    /**
      * The documented limit of a pair without a witness (docs/primary-backup.md, "Without a witness"): a fault
      * longer than the failure timeout loses acknowledged writes, and the simulator sees it.
      */

@@ -17,6 +17,7 @@ import io.eve.verify.quorum.ExecutionActions;
 import io.eve.verify.quorum.ExecutionReplica;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.Verifier;
+import io.eve.verify.quorum.VerifierMemory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -75,6 +76,76 @@ final class QuorumSimProcess {
      */
     long concurrencyBugAt = -1;
 
+    /**
+     * Profiles {@code *-restart-all}: what a process's disk holds across its incarnations (docs/quorum.md,
+     * "Durable replicas and verifiers"). The execution replica's part is taken when the process crashes: the
+     * state of the last batch its protocol declared committed (replies leave only once that is durable) and,
+     * after it, the batches it executed (each durable before its {@code Verify} leaves). The verifier's memory
+     * lives here between incarnations and makes a record durable a simulated force after it was saved; a
+     * record not yet durable at a crash is lost.
+     */
+    static final class Disk implements VerifierMemory {
+        private final QuorumSimulation sim;
+        long seq;
+        StateDelta state;
+        Token token;
+        List<Executed> tail = List.of();
+        private VerifierMemory.Remembered durable;
+        private QuorumSimProcess owner;
+        private long forces;
+
+        Disk(QuorumSimulation sim) {
+            this.sim = sim;
+        }
+
+        @Override
+        public VerifierMemory.Remembered load() {
+            return durable;
+        }
+
+        @Override
+        public void save(VerifierMemory.Remembered record, long version) {
+            QuorumSimProcess writer = owner;
+            sim.queue()
+                    .after(
+                            200_000L + sim.forceNanos(),
+                            writer.name() + " verifier record " + version + " durable",
+                            () -> {
+                                if (writer.alive) {
+                                    durable = record;
+                                    forces++;
+                                    writer.verifier.onDurable(version);
+                                }
+                            });
+        }
+
+        /** Forces of the verifier's record, all incarnations. */
+        long forces() {
+            return forces;
+        }
+
+        /** The crash of {@code process}: what its execution replica had made durable stays. */
+        void keep(QuorumSimProcess process) {
+            if (process.stage == null) {
+                return;
+            }
+            ExecutionStage stage = process.stage;
+            long committed = Math.max(stage.stableSeq(), Math.min(process.protocolStable, stage.executedSeq()));
+            List<Executed> after = new ArrayList<>();
+            for (long s = committed + 1; process.executions.containsKey(s); s++) {
+                after.add(process.executions.get(s));
+            }
+            tail = List.copyOf(after);
+            if (committed == 0) {
+                return;
+            }
+            stage.rollbackTo(committed);
+            seq = committed;
+            token = stage.lastToken();
+            state = stage.deltaSince(0);
+        }
+    }
+
     QuorumSimProcess(
             QuorumSimulation sim,
             QuorumConfig config,
@@ -84,6 +155,19 @@ final class QuorumSimProcess {
             LongSupplier seeds,
             Envelopes envelopes,
             Forgeries forgeries) {
+        this(sim, config, incarnation, restarted, byzantine, seeds, envelopes, forgeries, null);
+    }
+
+    QuorumSimProcess(
+            QuorumSimulation sim,
+            QuorumConfig config,
+            int incarnation,
+            boolean restarted,
+            Byzantine byzantine,
+            LongSupplier seeds,
+            Envelopes envelopes,
+            Forgeries forgeries,
+            Disk disk) {
         this.sim = sim;
         this.config = config;
         this.id = config.self();
@@ -94,14 +178,45 @@ final class QuorumSimProcess {
         this.stage = config.hostsExecution()
                 ? new ExecutionStage(app, KeyConflictMixer.unbounded(), new InlineExecutor())
                 : null;
-        this.replica = config.hostsExecution() ? new ExecutionReplica(config, new Bindings(), restarted, seeds) : null;
+        Token recovered = null;
+        List<Executed> executedAfter = new ArrayList<>();
+        if (disk != null && stage != null) {
+            if (disk.state != null) {
+                ApplyResult result = stage.apply(disk.state, disk.token);
+                if (!result.applied()) {
+                    throw new IllegalStateException(name() + ": the disk's state does not load: " + result.reason());
+                }
+                stage.markStable(disk.seq);
+                protocolStable = disk.seq;
+                recovered = disk.token;
+            }
+            for (Executed logged : disk.tail) {
+                if (logged.seq() != stage.executedSeq() + 1) {
+                    break;
+                }
+                Executed again = stage.execute(logged.batch(), logged.sequential());
+                if (!again.token().matches(logged.token())) {
+                    stage.rollbackTo(logged.seq() - 1);
+                    break;
+                }
+                executions.put(again.seq(), again);
+                executedAfter.add(again);
+            }
+        }
+        this.replica = config.hostsExecution()
+                ? new ExecutionReplica(config, new Bindings(), restarted, recovered, executedAfter, seeds)
+                : null;
+        if (disk != null) {
+            disk.owner = this;
+        }
         this.verifier = config.hostsVerifier()
                 ? new Verifier(
                         config,
                         this::send,
                         envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes),
                         restarted,
-                        seeds.getAsLong())
+                        seeds.getAsLong(),
+                        disk)
                 : null;
     }
 

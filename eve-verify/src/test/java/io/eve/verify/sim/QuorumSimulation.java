@@ -61,6 +61,30 @@ final class QuorumSimulation implements World {
      */
     private final boolean rejoin;
 
+    /**
+     * Profiles {@code crash-restart-all} and {@code bft-restart-all}: every process keeps a disk (docs/quorum.md,
+     * "Durable replicas and verifiers") and restarts from it; besides cuts and slow links, the whole cluster
+     * crashes at once and restarts, and single processes crash and restart from their disks (rejoining the
+     * others' view). No Byzantine process, no lossy link, no extra protection mode; every invariant of the
+     * other profiles holds, across the restarts.
+     */
+    private final boolean restartAll;
+    /**
+     * Profiles {@code crash-rejoin-failover} and {@code bft-rejoin-failover}: as {@code *-rejoin}, but in rounds
+     * of three crashes, each once everything settled: two distinct processes that are not the execution
+     * primary (each restarts without its state and rejoins the view, rule A), then the current execution
+     * primary, whose verifier leads that view: the cluster must change view with the two rejoined verifiers
+     * (docs/quorum.md, "Rejoining", when a rejoined verifier counts again).
+     */
+    private final boolean failover;
+    /** Profiles {@code *-rejoin-failover}: crashes injected so far, which picks the next victim. */
+    private int failoverCrashes;
+    /** Profiles {@code *-rejoin-failover}: the first process crashed in the current round. */
+    private int failoverFirst = -1;
+
+    private final QuorumSimProcess.Disk[] disks;
+    private int wholeClusterCrashes;
+
     private long slowestRejoinNanos = -1;
     private long viewChangesOfCrashed;
 
@@ -113,6 +137,8 @@ final class QuorumSimulation implements World {
         boolean lossy = profile.endsWith("-lossy") || profile.endsWith("-asymmetric");
         this.asymmetric = profile.endsWith("-asymmetric");
         this.rejoin = profile.endsWith("-rejoin");
+        this.restartAll = profile.endsWith("-restart-all");
+        this.failover = profile.endsWith("-rejoin-failover");
         // -unordered: messages between processes reordered and 5 % duplicated, beyond the FIFO contract.
         boolean unordered = profile.endsWith("-unordered");
         Faults faults = new Faults(
@@ -139,7 +165,7 @@ final class QuorumSimulation implements World {
         if (concurrencyBugs) {
             config = config.withExtraProtection(new ExtraProtectionConfig(extraProtection, 8, 5 * MS));
         }
-        if (rejoin) {
+        if (rejoin || restartAll || failover) {
             // With the mode on, a crashed replica's missing token is itself a rollback (Eve §6.3).
             config = config.withExtraProtection(ExtraProtectionConfig.OFF);
         }
@@ -149,7 +175,14 @@ final class QuorumSimulation implements World {
         this.running = new QuorumSimProcess[processes.length];
         this.incarnations = new int[processes.length];
         int pick = bft ? root.nextInt(5) : 0;
-        this.byzantineProcess = !rejoin && (forging || (bft && pick > 0)) ? root.nextInt(4) : -1;
+        this.byzantineProcess =
+                !rejoin && !restartAll && !failover && (forging || (bft && pick > 0)) ? root.nextInt(4) : -1;
+        this.disks = new QuorumSimProcess.Disk[processes.length];
+        if (restartAll) {
+            for (int process : processes) {
+                disks[process] = new QuorumSimProcess.Disk(this);
+            }
+        }
         Byzantine[] kinds = {
             Byzantine.WRONG_TOKENS,
             Byzantine.WRONG_REPLIES,
@@ -411,10 +444,22 @@ final class QuorumSimulation implements World {
                 ? new Forgeries(this, process, processes, envelopes, codec, lies)
                 : null;
         QuorumSimProcess started = new QuorumSimProcess(
-                this, config, ++incarnations[process], restarted, lies, seeds::nextLong, envelopes, forgeries);
+                this,
+                config,
+                ++incarnations[process],
+                restarted,
+                lies,
+                seeds::nextLong,
+                envelopes,
+                forgeries,
+                disks[process]);
         started.app.staleGets = settings.staleGets();
         running[process] = started;
-        log("start " + started.name() + (restarted ? " (restarted without its state)" : "") + " " + lies);
+        log("start " + started.name()
+                + (restarted
+                        ? disks[process] != null ? " (restarted from its disk)" : " (restarted without its state)"
+                        : "")
+                + " " + lies);
         started.start();
         if (rejoin && restarted) {
             awaitInService(started, now());
@@ -475,6 +520,20 @@ final class QuorumSimulation implements World {
 
     private void injectFault() {
         int kind = faultRandom.nextInt(6);
+        if (restartAll && kind <= 2) {
+            if (settled() && kind <= 1) {
+                crashAll();
+            } else if (settled()) {
+                crash(faultRandom.nextInt(processes.length));
+            }
+            return;
+        }
+        if (failover) {
+            if (settled()) {
+                crash(nextFailoverVictim());
+            }
+            return;
+        }
         if (rejoin) {
             if (settled()) {
                 // Any process but the execution primary, whose crash needs a view change.
@@ -660,7 +719,88 @@ final class QuorumSimulation implements World {
         return now() - lastDisruption > 6 * VIEW_TIMEOUT_NANOS;
     }
 
+    /**
+     * Profiles {@code *-rejoin-failover}: in each round of three, two distinct processes other than the
+     * execution primary of the current view, then that primary.
+     */
+    private int nextFailoverVictim() {
+        int[] replicas = base.executionReplicas();
+        int primary = replicas[(int) (currentView() % replicas.length)];
+        int step = failoverCrashes++ % 3;
+        if (step == 2) {
+            return primary;
+        }
+        int victim;
+        do {
+            victim = faultRandom.nextInt(processes.length);
+        } while (victim == primary || (step == 1 && victim == failoverFirst));
+        failoverFirst = victim;
+        return victim;
+    }
+
+    /** The highest view a running verifier is in. */
+    private long currentView() {
+        long view = 0;
+        for (QuorumSimProcess process : running) {
+            view = Math.max(view, process.verifier.view());
+        }
+        return view;
+    }
+
+    /** Profiles {@code *-restart-all}: every process crashes at once; each restarts from its disk. */
+    private void crashAll() {
+        wholeClusterCrashes++;
+        long downFor = 5 * MS + faultRandom.nextLong(4 * VIEW_TIMEOUT_NANOS);
+        log("fault: crash every process at once; they restart from their disks within " + downFor / MS + " ms");
+        for (int process : processes) {
+            kill(running[process]);
+            long at = downFor - faultRandom.nextLong(5 * MS);
+            queue.after(at, "restart process " + process, () -> start(process, true));
+        }
+        lastDisruption = now() + downFor;
+    }
+
+    /** Crashes of the whole cluster in this run. */
+    int wholeClusterCrashes() {
+        return wholeClusterCrashes;
+    }
+
+    /** Forces of the verifiers' records in this run (profiles {@code *-restart-all}). */
+    long verifierForces() {
+        long forces = 0;
+        for (QuorumSimProcess.Disk disk : disks) {
+            forces += disk == null ? 0 : disk.forces();
+        }
+        return forces;
+    }
+
+    long forceNanos() {
+        return stageRandom.nextLong(800_000L);
+    }
+
+    private void kill(QuorumSimProcess victim) {
+        if (victim.verifier != null) {
+            extraProtectionRollbacks += victim.verifier.extraProtectionRollbacks();
+            extraProtectionExits += victim.verifier.extraProtectionExits();
+            viewChangesOfCrashed += victim.verifier.viewChangesStarted();
+        }
+        victim.crash();
+        if (disks[victim.id] != null) {
+            disks[victim.id].keep(victim);
+        }
+        crashes++;
+    }
+
     private void crash(int process) {
+        if (restartAll) {
+            QuorumSimProcess victim = running[process];
+            kill(victim);
+            long downFor = 5 * MS + faultRandom.nextLong(4 * VIEW_TIMEOUT_NANOS);
+            lastDisruption = now() + downFor;
+            log("fault: crash " + victim.name() + ", restart from its disk in " + downFor / MS + " ms");
+            queue.after(downFor, "restart process " + process, () -> start(process, true));
+            return;
+        }
         QuorumSimProcess victim = running[process];
         if (victim.verifier != null) {
             extraProtectionRollbacks += victim.verifier.extraProtectionRollbacks();

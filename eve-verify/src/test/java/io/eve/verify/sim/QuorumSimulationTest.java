@@ -130,6 +130,71 @@ class QuorumSimulationTest {
         }
     }
 
+    /**
+     * Issue 21: two processes other than the execution primary crash one after the other and each rejoins
+     * the view without a view change (rule A), then the primary crashes. The cluster must change view with
+     * the two rejoined verifiers; while a rejoined verifier's view change never counted (rules R and F as
+     * first written), 9 of the first 10 seeds of the crash profile kept changing view forever.
+     */
+    @Test
+    void shouldChangeViewWhenThePrimaryFailsAfterTwoVerifiersRejoined() {
+        for (String profile : List.of("crash-rejoin-failover", "bft-rejoin-failover")) {
+            List<String> failures = new ArrayList<>();
+            int crashes = 0;
+            long viewChanges = 0;
+            for (long seed = 1; seed <= 6; seed++) {
+                QuorumSimulation sim = new QuorumSimulation(seed, profile, SimulationRunner.settings(1500, false));
+                try {
+                    sim.run();
+                } catch (SimulationFailure failure) {
+                    failures.add(failure.getMessage());
+                }
+                crashes += sim.crashes();
+                viewChanges += sim.viewChangesStarted();
+            }
+            assertThat(failures)
+                    .as(
+                            "%s: %d of 6 seeds failed; the first:%n%s",
+                            profile, failures.size(), failures.isEmpty() ? "" : failures.get(0))
+                    .isEmpty();
+            assertThat(crashes).as("%s: crashes", profile).isGreaterThanOrEqualTo(6 * 3);
+            assertThat(viewChanges).as("%s: view changes", profile).isPositive();
+        }
+    }
+
+    /**
+     * Issue 21 (docs/quorum.md, "Durable replicas and verifiers"): every process keeps a disk, and besides
+     * single crashes the whole cluster crashes at once and restarts from the disks, with requests in flight.
+     * No acknowledged write is lost or applied twice, histories stay linearizable, correct verifiers never
+     * commit two tokens for a batch across the restarts, and the cluster drains after each run's faults.
+     */
+    @Test
+    void shouldLoseNoAcknowledgedWriteWhenTheWholeClusterCrashesAndRestartsFromDisk() {
+        for (String profile : List.of("crash-restart-all", "bft-restart-all")) {
+            int wholeCrashes = 0;
+            int singleCrashes = 0;
+            long forces = 0;
+            for (long seed = 1; seed <= 12; seed++) {
+                QuorumSimulation sim = new QuorumSimulation(seed, profile, SimulationRunner.settings(2000, false));
+                Simulation.Outcome outcome = sim.run();
+                assertThat(outcome.acknowledged())
+                        .as("%s seed %d", profile, seed)
+                        .isPositive();
+                wholeCrashes += sim.wholeClusterCrashes();
+                singleCrashes += sim.crashes() - sim.wholeClusterCrashes() * (profile.startsWith("bft") ? 4 : 3);
+                forces += sim.verifierForces();
+            }
+            System.out.println(profile + ": 12 seeds, " + wholeCrashes + " whole-cluster crashes, " + singleCrashes
+                    + " single crashes, " + forces
+                    + " verifier records forced");
+            assertThat(wholeCrashes).as("%s: whole-cluster crashes", profile).isGreaterThan(8);
+            assertThat(singleCrashes)
+                    .as("%s: crashes of a single process", profile)
+                    .isPositive();
+            assertThat(forces).as("%s: verifier records forced", profile).isPositive();
+        }
+    }
+
     @Test
     void shouldReplayTheSameQuorumRunFromTheSameSeed() {
         Simulation.Outcome first = SimulationRunner.runSeed("bft", 42, 500, false);

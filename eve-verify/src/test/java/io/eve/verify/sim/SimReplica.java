@@ -27,6 +27,7 @@ import java.util.function.LongSupplier;
  */
 final class SimReplica {
     private static final long TICK_NANOS = 5_000_000L;
+    private static final long SYNC_INTERVAL_NANOS = 30_000_000L;
 
     final int node;
     final int incarnation;
@@ -44,6 +45,14 @@ final class SimReplica {
 
     private final Deque<Runnable> deferred = new ArrayDeque<>();
     private boolean caughtUp;
+    /**
+     * What a disk with {@code storage.sync=interval} holds after a power failure: the state of the committed
+     * batch of its last force (taken at most once per {@link #SYNC_INTERVAL_NANOS}, at a batch with nothing
+     * executed beyond it); empty until the first.
+     */
+    private Optional<Disk> synced;
+
+    private long syncedAt;
     private long clockJump;
     private long wallStep;
 
@@ -77,6 +86,8 @@ final class SimReplica {
         this.startedAt = sim.now();
         this.stage = new ExecutionStage(app, KeyConflictMixer.unbounded(), new InlineExecutor());
         long recovered = disk.map(this::recover).orElse(0L);
+        this.synced = disk;
+        this.syncedAt = startedAt;
         this.protocolStable = recovered;
         this.machine = new PrimaryBackup(config, new Bindings(), joining, recovered, seeds);
     }
@@ -106,6 +117,14 @@ final class SimReplica {
             throw new IllegalStateException(name() + ": no token for the version " + seq + " on its disk: " + token);
         }
         return Optional.of(new Disk(seq, stage.deltaSince(0), token));
+    }
+
+    /**
+     * What this incarnation's disk holds after a power failure with {@code storage.sync=interval}: the state
+     * of the last force, without the unsynced suffix since (empty if nothing was forced yet).
+     */
+    Optional<Disk> syncedDisk() {
+        return synced;
     }
 
     String name() {
@@ -296,6 +315,14 @@ final class SimReplica {
             }
         }
         stage.markStable(seq);
+        Token token = stage.lastToken();
+        if (sim.keepsSyncedDisks()
+                && sim.now() - syncedAt >= SYNC_INTERVAL_NANOS
+                && token != null
+                && token.seq() == seq) {
+            synced = Optional.of(new Disk(seq, stage.deltaSince(0), token));
+            syncedAt = sim.now();
+        }
     }
 
     private void onStageRollback(long seq) {

@@ -68,6 +68,12 @@ final class Simulation implements World {
     /** Profile {@code asymmetric}: the replicas' link is cut one way at a time. */
     private final boolean asymmetric;
 
+    /**
+     * Profile {@code disk-loss}: a crashed replica restarts from its disk, which may have lost the unsynced
+     * suffix ({@code storage.sync=interval}) or be refused as corrupt (then it restarts empty).
+     */
+    private final boolean diskLoss;
+
     private final Settings settings;
     private final SplittableRandom root;
     private final SplittableRandom faultRandom;
@@ -102,6 +108,7 @@ final class Simulation implements World {
         this.profile = profile;
         this.faults = Faults.named(profile);
         this.asymmetric = profile.equals("asymmetric");
+        this.diskLoss = profile.equals("disk-loss");
         this.settings = settings;
         this.root = new SplittableRandom(seed);
         this.log = new EventLog(60, settings.verbose());
@@ -441,6 +448,10 @@ final class Simulation implements World {
     }
 
     private void crash(int node) {
+        if (diskLoss) {
+            crashWithDisk(node);
+            return;
+        }
         SimReplica replica = replicas[node];
         replica.crash();
         crashes++;
@@ -451,6 +462,35 @@ final class Simulation implements World {
         log("fault: crash " + replica.name() + " (primary: " + replica.machine.isPrimary() + "), restart in "
                 + downFor / MS + " ms");
         queue.after(downFor, "restart node " + node, () -> startReplica(node, true));
+    }
+
+    /**
+     * One replica's machine fails while its peer serves, and it restarts from what its disk holds: everything
+     * it committed ({@code sync=batch}), the state of its last force without the suffix after it
+     * ({@code sync=interval}), or nothing (a corrupt file: it refuses to start naming the file, the operator moves
+     * the directory away, and it starts empty). Its peer has every acknowledged write, so none may be lost.
+     */
+    /** Whether replicas keep what a disk with {@code storage.sync=interval} holds (profile {@code disk-loss}). */
+    boolean keepsSyncedDisks() {
+        return diskLoss;
+    }
+
+    private void crashWithDisk(int node) {
+        SimReplica replica = replicas[node];
+        Optional<SimReplica.Disk> current = replica.disk();
+        Optional<SimReplica.Disk> synced = replica.syncedDisk();
+        replica.crash();
+        crashes++;
+        int kind = faultRandom.nextInt(3);
+        Optional<SimReplica.Disk> disk = kind == 0 ? current : kind == 1 ? synced : Optional.empty();
+        String what = kind == 0
+                ? "everything it committed (sync=batch)"
+                : kind == 1 ? "its last force, the suffix after it lost (sync=interval)" : "a corrupt file: refused";
+        long downFor = FAILURE_TIMEOUT_NANOS + 50 * MS + faultRandom.nextLong(500 * MS);
+        log("fault: crash " + replica.name() + " (primary: " + replica.machine.isPrimary() + ", committed "
+                + current.map(SimReplica.Disk::seq).orElse(0L) + "), its disk holds " + what + "; restart from batch "
+                + disk.map(SimReplica.Disk::seq).orElse(0L) + " in " + downFor / MS + " ms");
+        queue.after(downFor, "restart node " + node, () -> startReplica(node, true, disk));
     }
 
     /**

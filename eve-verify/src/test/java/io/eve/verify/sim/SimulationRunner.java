@@ -13,6 +13,8 @@ import java.util.List;
  *             pair-restart|pair-restart-no-witness   both replicas restart from their disks at once
  *             crash|crash-lossy|bft|bft-lossy|bft-forge  the quorum protocol
  *             crash-rejoin|bft-rejoin    restarts on a healthy cluster, back in service without a view change
+ *             crash-restart-all|bft-restart-all   durable processes; the whole cluster crashes and restarts
+ *             crash-rejoin-failover|bft-rejoin-failover   two processes restart and rejoin, then the primary crashes
  *   --seeds N        how many seeds, from --first (default 1) on
  *   --first S        the first seed
  *   --seed S         run only seed S and print every event
@@ -79,7 +81,11 @@ public final class SimulationRunner {
                         "crash-epm-off",
                         "crash-rejoin",
                         "bft-rejoin",
-                        "crash-epm-stall")
+                        "crash-epm-stall",
+                        "crash-restart-all",
+                        "bft-restart-all",
+                        "crash-rejoin-failover",
+                        "bft-rejoin-failover")
                 .contains(profile);
     }
 

@@ -6,8 +6,11 @@ import io.eve.client.EveClient;
 import io.eve.config.ClusterConfig;
 import io.eve.samples.kv.KeyValueStore;
 import io.eve.samples.kv.KvRequest;
+import io.eve.server.security.Bundles;
 import io.eve.transport.netty.ConnectionLossLog;
 import io.eve.transport.netty.NettyTransport;
+import io.eve.transport.netty.tls.PeerIdentity;
+import io.eve.transport.netty.tls.TlsIdentity;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,8 +45,25 @@ final class ClientCommand {
             scope = picocli.CommandLine.ScopeType.INHERIT)
     Integer id;
 
+    /**
+     * The --id given, or a random one: with tls.enabled, from the ids the client certificate grants (leaving
+     * room for the consecutive ids of a load's clients).
+     */
+    /** The client identities this process loaded, one per folder: a load's clients share its TLS context. */
+    private static final Map<Path, TlsIdentity> IDENTITIES = new java.util.concurrent.ConcurrentHashMap<>();
+
     int clientId() {
-        return id != null ? id : ThreadLocalRandom.current().nextInt(1_000_000, Integer.MAX_VALUE - 100_000);
+        if (id != null) {
+            return id;
+        }
+        ClusterConfig cluster = ClusterConfig.load(config);
+        if (cluster.tls().enabled()) {
+            Bundles.prepareDemo(cluster);
+            PeerIdentity granted =
+                    TlsIdentity.loadClient(cluster.tls().clientFolder()).identity();
+            return ThreadLocalRandom.current().nextInt(granted.firstClient(), granted.lastClient() - 100_000);
+        }
+        return ThreadLocalRandom.current().nextInt(1_000_000, Integer.MAX_VALUE - 100_000);
     }
 
     /** A client of the cluster in {@code config}, with node id {@code clientId}. */
@@ -58,12 +78,24 @@ final class ClientCommand {
         for (var node : cluster.nodes()) {
             peers.put(node.id(), new InetSocketAddress(node.host(), node.port()));
         }
-        NettyTransport transport = NettyTransport.builder()
+        NettyTransport.Builder builder = NettyTransport.builder()
                 .self(clientId)
                 .peers(peers)
                 .maxFrameBytes(cluster.maxFrameBytes())
-                .connectionLossLog(losses)
-                .build();
+                .connectionLossLog(losses);
+        if (cluster.tls().enabled()) {
+            // The client's certificate must grant the id it names; replicas refuse the connection otherwise.
+            TlsIdentity identity = IDENTITIES.computeIfAbsent(cluster.tls().clientFolder(), folder -> {
+                Bundles.prepareDemo(cluster);
+                return TlsIdentity.loadClient(folder);
+            });
+            if (!identity.identity().allows(clientId)) {
+                throw new IllegalArgumentException("client id " + clientId + " is not granted by the certificate of "
+                        + identity.identity() + " in " + identity.folder());
+            }
+            builder.tls(identity);
+        }
+        NettyTransport transport = builder.build();
         return new EveClient(transport, ClientConfig.forCluster(cluster, Duration.ofSeconds(15)));
     }
 

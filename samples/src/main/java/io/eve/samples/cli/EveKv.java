@@ -15,7 +15,13 @@ import picocli.CommandLine.Command;
         version = "eve-kv 0.1.0",
         description = "Eve for the JVM: replicas of the key-value sample or of any application (--app), clients,"
                 + " and a multi-process demo.",
-        subcommands = {ReplicaCommand.class, ClientCommand.class, DemoCommand.class, KeysCommand.class})
+        subcommands = {
+            ReplicaCommand.class,
+            ClientCommand.class,
+            DemoCommand.class,
+            KeysCommand.class,
+            CertsCommand.class
+        })
 public final class EveKv implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -188,7 +188,10 @@ public final class KeyValueStore implements Application {
             if (workKind == null) {
                 throw new IllegalArgumentException("a work kind is required: CPU or BLOCKING");
             }
+            // Manual tracking: the objects are a raw array and their values byte arrays, which the build
+            // step cannot track (docs/state.md, "What a state class may hold"); execute() calls modify.
             ObjectGraphState state = ObjectGraphState.builder()
+                    .manualTracking(true)
                     .register(KvRoot.class, KvObject.class)
                     .debug(debug)
                     .build();

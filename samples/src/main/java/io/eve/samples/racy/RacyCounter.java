@@ -120,7 +120,6 @@ public final class RacyCounter implements Application {
         if (operation(payload) == READ) {
             return encode(counter.value);
         }
-        state.modify(counter);
         long read = counter.value;
         // Whether this increment lingers, and how long, is local timing noise, as scheduling is for a real
         // race: two replicas that run the same batch see different overlaps. It decides only which updates

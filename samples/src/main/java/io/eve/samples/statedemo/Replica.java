@@ -47,7 +47,6 @@ final class Replica {
         for (Future<?> request : requests) {
             request.get();
         }
-        state.modify(store.stats);
         store.stats.writes += keys.length;
         store.stats.bytesWritten += (long) keys.length * valueSize;
         return state.seal(seq);

@@ -6,7 +6,7 @@ import io.eve.merkle.graph.StateObject;
 
 /**
  * The demo's state: the key-value store of Eve §7.2 (object id to a fixed-size value) in a replicated map,
- * next to plain annotated counters that the application marks with {@code modify}.
+ * next to plain annotated counters whose writes the build step tracks.
  */
 @Replicated(name = "demo.Store")
 public final class Store extends StateObject {
@@ -25,7 +25,7 @@ public final class Store extends StateObject {
         return store;
     }
 
-    /** Counters updated by every write: an annotated object, so writes to it go through modify. */
+    /** Counters updated by every write: an annotated object, so writes to it are tracked. */
     @Replicated(name = "demo.Stats")
     public static final class Stats extends StateObject {
         long writes;

@@ -91,7 +91,6 @@ public final class Bank extends TypedService<BankRequest, Long> {
             return open.amount();
         } else if (request instanceof BankRequest.Deposit deposit) {
             Account account = account(accounts, deposit.account());
-            state.modify(account);
             account.balance = Math.addExact(account.balance, deposit.amount());
             return account.balance;
         } else if (request instanceof BankRequest.Transfer transfer) {
@@ -116,10 +115,8 @@ public final class Bank extends TypedService<BankRequest, Long> {
                     INSUFFICIENT_FUNDS,
                     transfer.from() + " holds " + from.balance + ", the transfer needs " + transfer.amount());
         }
-        state.modify(from);
         from.balance -= transfer.amount();
         Account to = account(accounts, transfer.to());
-        state.modify(to);
         to.balance = Math.addExact(to.balance, transfer.amount());
         return from.balance;
     }

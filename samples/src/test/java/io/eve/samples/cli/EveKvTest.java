@@ -59,15 +59,44 @@ class EveKvTest {
     }
 
     @Test
-    void shouldWriteAKeyFileTheReplicasAccept(@TempDir Path dir) throws Exception {
-        Path keys = dir.resolve("keys.properties");
+    void shouldWriteOneKeyFilePerNodeTheReplicasAccept(@TempDir Path dir) throws Exception {
+        Path keys = dir.resolve("keys");
         assertThat(run("keys", "--config", "../config/bft.properties", "--out", keys.toString()))
                 .isZero();
-        assertThat(io.eve.verify.auth.MacKeys.load(keys, new int[] {0, 1, 2, 3}).ids())
-                .containsExactly(0, 1, 2, 3);
+        int[] ids = {0, 1, 2, 3};
+        for (int node : ids) {
+            Path file = keys.resolve("node-" + node).resolve(io.eve.verify.auth.MacKeys.NODE_FILE);
+            assertThat(io.eve.verify.auth.MacKeys.loadNode(file, ids, node).holder())
+                    .isEqualTo(node);
+        }
         assertThat(run("keys", "--config", "../config/bft.properties", "--out", keys.toString()))
                 .as("never overwrites a key file")
                 .isNotZero();
+    }
+
+    @Test
+    void shouldWriteABundleOfCertificatesEveryNodeAndClientLoads(@TempDir Path dir) throws Exception {
+        Path bundle = dir.resolve("bundle");
+        assertThat(run("certs", "--config", "../config/bft.properties", "--out", bundle.toString(), "--clients", "2"))
+                .isZero();
+        int[] ids = {0, 1, 2, 3};
+        for (int node : ids) {
+            assertThat(io.eve.transport.netty.tls.TlsIdentity.loadNode(bundle.resolve("node-" + node), node)
+                            .identity()
+                            .node())
+                    .isEqualTo(node);
+            Path macs = bundle.resolve("node-" + node).resolve(io.eve.verify.auth.MacKeys.NODE_FILE);
+            assertThat(io.eve.verify.auth.MacKeys.loadNode(macs, ids, node).holder())
+                    .isEqualTo(node);
+        }
+        assertThat(io.eve.transport.netty.tls.TlsIdentity.loadClient(bundle.resolve("client-1"))
+                        .identity()
+                        .isNode())
+                .isFalse();
+        assertThat(run("certs", "--config", "../config/bft.properties", "--out", bundle.toString()))
+                .as("never writes into a bundle that exists")
+                .isNotZero();
+        assertThat(errors.toString()).contains("is not empty");
     }
 
     @Test

@@ -94,9 +94,13 @@ final class Nemesis {
     /** {@code target/process-it/<name>}, emptied. */
     static Path workDir(String name) throws IOException {
         Path dir = Path.of("target", "process-it", name);
-        try (var old = Files.list(Files.createDirectories(dir))) {
-            for (Path file : (Iterable<Path>) old::iterator) {
-                Files.delete(file);
+        Files.createDirectories(dir);
+        try (var old = Files.walk(dir)) {
+            // deepest first, so a folder is empty when its turn comes (key bundles are folders of files)
+            for (Path file : (Iterable<Path>) old.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                if (!file.equals(dir)) {
+                    Files.delete(file);
+                }
             }
         }
         return dir;

@@ -82,7 +82,7 @@ final class ProxiedCluster implements AutoCloseable {
         }
         writeConfig(clientConfig, profile, reach[nodes], failureTimeoutMillis, bft);
         if (bft) {
-            ReplicaProcesses.writeKeys(dir.resolve(ReplicaProcesses.KEYS_FILE), nodes);
+            ReplicaProcesses.writeKeys(dir, nodes);
         }
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eve.Replica;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -132,13 +131,6 @@ class QuorumProcessIT {
     }
 
     static Path workDir(TestInfo test) throws IOException {
-        String name = test.getTestMethod().orElseThrow().getName();
-        Path dir = Path.of("target", "process-it", name);
-        try (var old = Files.list(Files.createDirectories(dir))) {
-            for (Path file : (Iterable<Path>) old::iterator) {
-                Files.delete(file);
-            }
-        }
-        return dir;
+        return Nemesis.workDir(test.getTestMethod().orElseThrow().getName());
     }
 }

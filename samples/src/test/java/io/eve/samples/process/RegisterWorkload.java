@@ -83,6 +83,34 @@ final class RegisterWorkload {
         }
     }
 
+    /**
+     * After {@link #stop}: reads every key once more with a fresh client {@code id} and adds the reads to the
+     * history, so the check covers the final state (a lost acknowledged write shows as a final read of an older
+     * value). Returns the tag each key holds, 0 for an initial value.
+     *
+     * @throws AssertionError naming the key whose read failed
+     */
+    long[] readFinalState(Path config, int id) {
+        long[] tags = new long[keys];
+        try (EveClient client = ProcessClients.connect(ClusterConfig.load(config), id, Duration.ofSeconds(30))) {
+            for (int key = 0; key < keys; key++) {
+                long invokedAt = System.nanoTime();
+                Reply reply;
+                try {
+                    reply = client.call(KvRequest.encode(new KvRequest.Read(key)));
+                } catch (EveException e) {
+                    throw new AssertionError("the final read of key " + key + " failed: " + e.getMessage(), e);
+                }
+                if (reply.error()) {
+                    throw new AssertionError("the final read of key " + key + " answered an error");
+                }
+                tags[key] = tagOf(reply.payload());
+                history.add(new Operation<>(id, invokedAt, System.nanoTime(), new Input(key, false, 0), tags[key]));
+            }
+        }
+        return tags;
+    }
+
     /** Counts of the run and the verdict of the checker, one check per key (registers compose). */
     Report check() {
         Map<Integer, List<Operation<Input, Long>>> perKey = new HashMap<>();

@@ -32,7 +32,11 @@ import java.util.stream.IntStream;
  */
 final class ReplicaProcesses implements AutoCloseable {
     /** The key file of a bft cluster, beside its configuration. */
-    static final String KEYS_FILE = "keys.properties";
+    /** Each node's own authenticator keys, under the work folder ({node}: the node's id). */
+    static final String KEYS_FILE = "keys/node-{node}/macs.properties";
+
+    /** The replicas' JVM options unless a test asks for others: the key-value store's default state fits. */
+    private static final List<String> SMALL_HEAP = List.of("-Xmx256m");
 
     private final Path workDir;
     private final Path config;
@@ -41,6 +45,7 @@ final class ReplicaProcesses implements AutoCloseable {
     private final int metricsPort;
     private final Process[] replicas;
     private List<String> replicaArgs = List.of();
+    private List<String> jvmOptions = SMALL_HEAP;
     private final List<Process> started = new ArrayList<>();
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
@@ -67,6 +72,13 @@ final class ReplicaProcesses implements AutoCloseable {
      */
     static ReplicaProcesses start(Path workDir, List<String> extraConfig, List<String> replicaArgs)
             throws IOException, InterruptedException {
+        return start(workDir, extraConfig, replicaArgs, SMALL_HEAP);
+    }
+
+    /** As {@link #start(Path, List, List)}, each replica JVM started with {@code jvmOptions} ({@code -Xmx2g}, say). */
+    static ReplicaProcesses start(
+            Path workDir, List<String> extraConfig, List<String> replicaArgs, List<String> jvmOptions)
+            throws IOException, InterruptedException {
         Files.createDirectories(workDir);
         int[] ports = ReplicaLaunch.freePorts();
         Path config = workDir.resolve("cluster.properties");
@@ -84,17 +96,31 @@ final class ReplicaProcesses implements AutoCloseable {
                         ""),
                 StandardCharsets.UTF_8);
         return start(
-                workDir, config, new Path[] {config, config}, new int[] {ports[0], ports[1]}, ports[2], replicaArgs);
+                workDir,
+                config,
+                new Path[] {config, config},
+                new int[] {ports[0], ports[1]},
+                ports[2],
+                replicaArgs,
+                jvmOptions);
     }
 
     /**
-     * Every message between the replicas of a bft cluster is authenticated (docs/quorum.md): a fresh key
-     * file for nodes {@code 0..count-1} per run.
+     * Every message between the replicas of a bft cluster is authenticated (docs/quorum.md): fresh keys for
+     * nodes {@code 0..count-1} per run, one file per node ({@link #KEYS_FILE}) in the work folder {@code dir}.
      */
-    static void writeKeys(Path file, int count) throws IOException {
-        Files.deleteIfExists(file);
+    static void writeKeys(Path dir, int count) throws IOException {
+        Path keys = dir.resolve("keys");
+        if (Files.exists(keys)) {
+            try (java.util.stream.Stream<Path> files = Files.walk(keys)) {
+                for (Path file :
+                        files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
         MacKeys.generate(IntStream.range(0, count).toArray(), new SecureRandom())
-                .write(file);
+                .writeNodeFiles(keys);
     }
 
     /**
@@ -131,11 +157,12 @@ final class ReplicaProcesses implements AutoCloseable {
                         profile.equals("bft") ? "auth.keys-file=" + KEYS_FILE + "\n" : ""),
                 StandardCharsets.UTF_8);
         if (profile.equals("bft")) {
-            writeKeys(workDir.resolve(KEYS_FILE), count);
+            writeKeys(workDir, count);
         }
         Path[] configs = new Path[count];
         java.util.Arrays.fill(configs, config);
-        return start(workDir, config, configs, java.util.Arrays.copyOf(ports, count), ports[count], replicaArgs);
+        return start(
+                workDir, config, configs, java.util.Arrays.copyOf(ports, count), ports[count], replicaArgs, SMALL_HEAP);
     }
 
     /**
@@ -145,7 +172,7 @@ final class ReplicaProcesses implements AutoCloseable {
     static ReplicaProcesses start(
             Path workDir, Path clientConfig, Path[] nodeConfigs, int[] transportPorts, int metricsPort)
             throws IOException, InterruptedException {
-        return start(workDir, clientConfig, nodeConfigs, transportPorts, metricsPort, List.of());
+        return start(workDir, clientConfig, nodeConfigs, transportPorts, metricsPort, List.of(), SMALL_HEAP);
     }
 
     private static ReplicaProcesses start(
@@ -154,11 +181,13 @@ final class ReplicaProcesses implements AutoCloseable {
             Path[] nodeConfigs,
             int[] transportPorts,
             int metricsPort,
-            List<String> replicaArgs)
+            List<String> replicaArgs,
+            List<String> jvmOptions)
             throws IOException, InterruptedException {
         ReplicaProcesses cluster =
                 new ReplicaProcesses(workDir, clientConfig, nodeConfigs, transportPorts, metricsPort);
         cluster.replicaArgs = List.copyOf(replicaArgs);
+        cluster.jvmOptions = List.copyOf(jvmOptions);
         Runtime.getRuntime().addShutdownHook(cluster.killOnExit);
         try {
             for (int node = 0; node < nodeConfigs.length; node++) {
@@ -210,6 +239,19 @@ final class ReplicaProcesses implements AutoCloseable {
         process.waitFor();
     }
 
+    /**
+     * Kills every process of {@code nodes} with SIGKILL before waiting for any of them, so none outlives the
+     * others by more than the few microseconds between two signals (a power cut of the whole cluster).
+     */
+    void killAtOnce(int... nodes) throws InterruptedException {
+        for (int node : nodes) {
+            replicas[node].destroyForcibly();
+        }
+        for (int node : nodes) {
+            replicas[node].waitFor();
+        }
+    }
+
     /** Stops replica {@code node} with SIGSTOP: alive, but silent, as in a long GC pause. */
     void pause(int node) throws IOException, InterruptedException {
         signal(node, "-STOP");
@@ -228,6 +270,11 @@ final class ReplicaProcesses implements AutoCloseable {
             throw new IOException("kill " + signal + " " + replicas[node].pid() + " failed: "
                     + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         }
+    }
+
+    /** Starts node {@code node} again as it was first started (with {@code storage.dir} it recovers its disk). */
+    void restart(int node) throws IOException {
+        launch(node, false);
     }
 
     /** Starts replica {@code node} again with {@code --join}. */
@@ -388,13 +435,14 @@ final class ReplicaProcesses implements AutoCloseable {
     }
 
     private void launch(int node, boolean join) throws IOException {
-        List<String> command =
-                ReplicaLaunch.replicaCommand(nodeConfigs[node], node, join, List.of("-Xmx256m"), replicaArgs);
+        List<String> command = ReplicaLaunch.replicaCommand(nodeConfigs[node], node, join, jvmOptions, replicaArgs);
         // Every launch appends to the node's one log, so a restart's output follows the crash it recovers from.
         Path log = log(node);
         Files.writeString(
                 log,
-                String.format("---- launch %d: %s%n", ++launches, join ? "restart with --join" : "start"),
+                String.format(
+                        "---- launch %d: %s%n",
+                        ++launches, join ? "restart with --join" : "start (or restart from disk)"),
                 StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);

@@ -1,13 +1,12 @@
 package io.eve.bench.latency;
 
-import java.time.Duration;
+import io.eve.bench.harness.ProcessCpu;
 import java.util.List;
 
 /**
  * CPU time (user and system, all threads) of the processes taking part in a measurement, so a latency can
  * be read together with what each process spent on it. It reads what the operating system reports
- * through {@link ProcessHandle.Info#totalCpuDuration()}: on Linux that is {@code /proc/<pid>/stat}, in
- * clock ticks of 10 ms, so a sample is only as good as the number of requests between two of them.
+ * through the harness's {@link ProcessCpu} ({@code /proc/<pid>/stat}, in clock ticks of 10 ms), so a sample is only as good as the number of requests between two of them.
  *
  * <p>Used from one thread.
  */
@@ -27,11 +26,10 @@ final class CpuMeter {
         long[] nanos = new long[processes.size()];
         for (int i = 0; i < nanos.length; i++) {
             ProcessHandle process = processes.get(i);
-            nanos[i] = process.info()
-                    .totalCpuDuration()
-                    .map(Duration::toNanos)
-                    .orElseThrow(() -> new IllegalStateException(
-                            "the operating system does not report the CPU time of process " + process.pid()));
+            nanos[i] = ProcessCpu.nanos(process);
+            if (nanos[i] < 0) {
+                throw new IllegalStateException("process " + process.pid() + " exited during the measurement");
+            }
         }
         return nanos;
     }

@@ -1,6 +1,7 @@
 package io.eve.bench.latency;
 
 import io.eve.Reply;
+import io.eve.bench.harness.ChildJvms;
 import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
 import io.eve.samples.cli.EveKv;
@@ -48,6 +49,8 @@ public final class LatencyBenchmark {
     private static final int OBJECTS = 1_000;
     private static final int CLIENT_ID = 7_000_001;
     private static final int ROUNDS = 10;
+    /** The heap of every child process. */
+    private static final List<String> CHILD_HEAP = List.of("-Xmx256m");
 
     private static final String[] KINDS = {
         "raw Netty ping-pong, 48-byte frames",
@@ -88,21 +91,25 @@ public final class LatencyBenchmark {
 
     /** Starts the processes (logs in {@code logDir}), measures, prints the tables, stops the processes. */
     Result run(Path logDir) throws Exception {
-        try (ChildProcesses children = new ChildProcesses(logDir)) {
+        try (ChildJvms children = new ChildJvms(logDir)) {
             return run(children);
         }
     }
 
-    private Result run(ChildProcesses children) throws Exception {
+    private Result run(ChildJvms children) throws Exception {
         // echo, relay, node 0, node 1, metrics of node 0 (node 1's is the next port, free as well)
-        int[] ports = ChildProcesses.freePorts(5);
+        int[] ports = ChildJvms.freePortsWithSuccessor(5);
         out.printf(
                 "one request at a time over 127.0.0.1, %,d measured of each kind after %,d warm-up, in %d"
                         + " interleaved rounds (logs in %s)%n",
                 measured, warmUp, ROUNDS, children.logDir());
-        Process echo = children.start("echo", EchoServer.class.getName(), Integer.toString(ports[0]));
+        Process echo =
+                children.start("echo", CHILD_HEAP, EchoServer.class.getName(), List.of(Integer.toString(ports[0])));
         Process relay = children.start(
-                "relay", RelayServer.class.getName(), Integer.toString(ports[1]), Integer.toString(ports[0]));
+                "relay",
+                CHILD_HEAP,
+                RelayServer.class.getName(),
+                List.of(Integer.toString(ports[1]), Integer.toString(ports[0])));
         Process[] replicas = startReplicas(children, ports);
         int metricsPort = ports[4];
         CpuMeter cpu = new CpuMeter(
@@ -239,7 +246,7 @@ public final class LatencyBenchmark {
         }
     }
 
-    private Process[] startReplicas(ChildProcesses children, int[] ports) throws IOException, InterruptedException {
+    private Process[] startReplicas(ChildJvms children, int[] ports) throws IOException, InterruptedException {
         Path config = children.logDir().resolve("cluster.properties");
         Files.writeString(
                 config,
@@ -255,20 +262,22 @@ public final class LatencyBenchmark {
         for (int node = 0; node < 2; node++) {
             replicas[node] = children.start(
                     "node-" + node,
+                    CHILD_HEAP,
                     EveKv.class.getName(),
-                    "replica",
-                    "--config",
-                    config.toString(),
-                    "--node",
-                    Integer.toString(node),
-                    "--objects",
-                    Integer.toString(OBJECTS),
-                    "--object-size",
-                    "64",
-                    "--work-us",
-                    "0",
-                    "--status-every-ms",
-                    "10000");
+                    List.of(
+                            "replica",
+                            "--config",
+                            config.toString(),
+                            "--node",
+                            Integer.toString(node),
+                            "--objects",
+                            Integer.toString(OBJECTS),
+                            "--object-size",
+                            "64",
+                            "--work-us",
+                            "0",
+                            "--status-every-ms",
+                            "10000"));
         }
         awaitStatus(ports[4]);
         awaitStatus(ports[4] + 1);

@@ -15,6 +15,7 @@ final class BlobState {
         state = ObjectGraphState.builder()
                 .gcInterval(0)
                 .parallelThreshold(parallelHashing ? 256 : Integer.MAX_VALUE)
+                .manualTracking(true) // benchmarks of modify itself, on payloads written in place
                 .register(Blob.class, BlobTable.class)
                 .build();
         BlobTable table = new BlobTable(OBJECTS, objectSize);

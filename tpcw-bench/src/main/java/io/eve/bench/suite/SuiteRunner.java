@@ -1,5 +1,6 @@
 package io.eve.bench.suite;
 
+import io.eve.bench.harness.Progress;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,8 +47,8 @@ final class SuiteRunner {
                     .plus(SETUP_ALLOWANCE);
         }
         List<PointResult> measured = new ArrayList<>();
-        try (ProgressBar progress = new ProgressBar(System.err, warmups.size() + plan.size(), planned)) {
-            progress.start();
+        try (Progress progress = Progress.points(
+                System.err, "kvsuite (about " + planned.toMinutes() + " min)", warmups.size() + plan.size())) {
             for (int i = 0; i < warmups.size(); i++) {
                 PlannedPoint point = warmups.get(i);
                 progress.onPoint(

@@ -7,6 +7,6 @@
  *
  * <p>The pieces: {@code Workload} (one point's settings), {@code Figure} (the named sweeps),
  * {@code ClosedLoopDriver} (clients and measurement), {@code CpuMeter} and {@code CpuAccounting} (CPU per
- * request), {@code JsonReport} and {@code Plots} (output), {@code ProgressBar} (stderr).
+ * request), {@code JsonReport} and {@code Plots} (output), the harness's {@code Progress} (stderr).
  */
 package io.eve.bench.suite;

@@ -1,5 +1,6 @@
 package io.eve.tpcw.bench;
 
+import io.eve.bench.harness.Progress;
 import io.eve.tpcw.interaction.Interaction;
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -41,7 +42,7 @@ public final class BenchmarkRunner {
         List<ModeResult> results = new ArrayList<>();
         int points = 1 + 3 * settings.threads().size() - (settings.threads().contains(1) ? 1 : 0);
         int point = 0;
-        try (ProgressBar progress = new ProgressBar(err)) {
+        try (Progress progress = Progress.timed(err)) {
             String run = "tpcw" + RUNS.incrementAndGet();
             warmUpJit(progress, run);
             ModeResult sequential = measure("sequential", 1, ++point, points, progress, run);
@@ -61,7 +62,7 @@ public final class BenchmarkRunner {
     }
 
     /** An unrecorded run so the JIT has compiled the hot paths before the first measured point. */
-    private void warmUpJit(ProgressBar progress, String run) throws Exception {
+    private void warmUpJit(Progress progress, String run) throws Exception {
         int threads =
                 settings.threads().stream().mapToInt(Integer::intValue).max().orElse(1);
         LoadDriver driver = new LoadDriver(
@@ -92,7 +93,7 @@ public final class BenchmarkRunner {
                 r.realisedMix());
     }
 
-    private ModeResult measure(String mode, int threads, int point, int points, ProgressBar progress, String run)
+    private ModeResult measure(String mode, int threads, int point, int points, Progress progress, String run)
             throws Exception {
         String name = run + "-" + mode + "-" + threads;
         LoadDriver driver = new LoadDriver(

@@ -1,5 +1,6 @@
 package io.eve.tpcw.bench;
 
+import io.eve.bench.harness.Progress;
 import io.eve.config.ClusterConfig;
 import io.eve.tpcw.TpcwSettings;
 import io.eve.tpcw.driver.Mix;
@@ -89,7 +90,7 @@ public final class ClusterLoad {
                 settings.firstClient());
         LoadDriver.Outcome outcome;
         try (ClusterTarget target = new ClusterTarget(cluster, probe);
-                ProgressBar progress = new ProgressBar(err)) {
+                Progress progress = Progress.timed(err)) {
             String label =
                     cluster.profile().key() + ", " + settings.mix().name().toLowerCase(Locale.ROOT) + " mix";
             outcome = driver.run(target, settings.warmupSeconds(), settings.seconds(), progress, label);

@@ -1,5 +1,6 @@
 package io.eve.tpcw.bench;
 
+import io.eve.bench.harness.Progress;
 import io.eve.tpcw.driver.EmulatedBrowser;
 import io.eve.tpcw.driver.Mix;
 import io.eve.tpcw.interaction.Interaction;
@@ -13,6 +14,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 /**
  * Drives a {@link LoadTarget} with closed-loop emulated browsers (one thread each) for a warm-up and a
@@ -65,7 +68,7 @@ final class LoadDriver {
         this.firstClient = firstClient;
     }
 
-    Outcome run(LoadTarget target, double warmupSeconds, double seconds, ProgressBar progress, String label)
+    Outcome run(LoadTarget target, double warmupSeconds, double seconds, Progress progress, String label)
             throws InterruptedException {
         AtomicLong acknowledged = new AtomicLong();
         LongAdder errors = new LongAdder();
@@ -74,14 +77,10 @@ final class LoadDriver {
         AtomicLong[] sent = new AtomicLong[Interaction.values().length];
         Arrays.setAll(sent, i -> new AtomicLong());
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<long[]> latencies = new ArrayList<>();
-        int[] latencyCounts = new int[browsers];
+        Recorder latencies = new Recorder(3);
         Flags flags = new Flags();
         List<Thread> threads = new ArrayList<>();
         for (int b = 0; b < browsers; b++) {
-            int index = b;
-            long[] own = new long[1 << 16];
-            latencies.add(own);
             EmulatedBrowser browser = new EmulatedBrowser(firstClient + b, scale, mix, seed);
             Thread thread = new Thread(
                     () -> {
@@ -105,9 +104,7 @@ final class LoadDriver {
                             }
                             if (flags.measuring) {
                                 windowCompleted.increment();
-                                if (latencyCounts[index] < own.length) {
-                                    own[latencyCounts[index]++] = nanos;
-                                }
+                                latencies.recordValue(nanos);
                             }
                             pause(browser.thinkMillis(thinkMillis));
                         }
@@ -116,7 +113,8 @@ final class LoadDriver {
             thread.setDaemon(true);
             threads.add(thread);
         }
-        progress.begin(label, warmupSeconds + seconds, acknowledged::get);
+        progress.begin(
+                label, java.time.Duration.ofMillis(Math.round((warmupSeconds + seconds) * 1000)), acknowledged::get);
         threads.forEach(Thread::start);
         Thread.sleep((long) (warmupSeconds * 1000));
         Target.PipelineCounters before = target.counters();
@@ -141,12 +139,12 @@ final class LoadDriver {
         if (failure.get() != null) {
             throw new IllegalStateException(label + ": an interaction failed", failure.get());
         }
-        long[] all = merge(latencies, latencyCounts);
+        Histogram all = latencies.getIntervalHistogram();
         long[] sentCounts = Arrays.stream(sent).mapToLong(AtomicLong::get).toArray();
         return new Outcome(
                 windowCompleted.sum() / (elapsed / 1e9),
-                percentile(all, 0.50),
-                percentile(all, 0.99),
+                all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(50) / 1e6,
+                all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(99) / 1e6,
                 windowCompleted.sum(),
                 cpu,
                 before,
@@ -181,25 +179,5 @@ final class LoadDriver {
             return sun.getProcessCpuTime();
         }
         return 0;
-    }
-
-    private static long[] merge(List<long[]> latencies, int[] counts) {
-        int total = Arrays.stream(counts).sum();
-        long[] all = new long[total];
-        int at = 0;
-        for (int i = 0; i < counts.length; i++) {
-            System.arraycopy(latencies.get(i), 0, all, at, counts[i]);
-            at += counts[i];
-        }
-        Arrays.sort(all);
-        return all;
-    }
-
-    private static double percentile(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int index = (int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1);
-        return sorted[Math.max(0, index)] / 1e6;
     }
 }

@@ -1,5 +1,6 @@
 package io.eve.tpcw.bench;
 
+import io.eve.bench.harness.Progress;
 import io.eve.tpcw.TpcwSettings;
 import io.eve.tpcw.driver.Mix;
 import java.io.PrintStream;
@@ -86,7 +87,7 @@ public final class ProcessBenchmark {
                         settings.tpcw().scale(),
                         settings.tpcw().seed(),
                         1);
-                ProgressBar progress = new ProgressBar(err)) {
+                Progress progress = Progress.timed(err)) {
             return driver.run(
                             target,
                             settings.warmupSeconds(),

@@ -1,5 +1,6 @@
 package io.eve.tpcw.bench;
 
+import io.eve.bench.harness.ChildJvms;
 import io.eve.config.ClusterConfig;
 import io.eve.samples.cli.ReplicaLaunch;
 import io.eve.server.launch.Launcher;
@@ -19,20 +20,20 @@ import java.util.stream.IntStream;
 /**
  * A TPC-W cluster as replica JVMs on 127.0.0.1: each node runs the launcher ({@code io.eve.server.launch.Launcher
  * replica --app io.eve.tpcw.TpcwService}) with this JVM's {@code java.home} and class path, its output in
- * {@code node-N.log} beside the configuration. Closing kills every process it started, and a shutdown hook
- * does the same if this JVM exits first. Used from one thread.
+ * {@code node-N.log} beside the configuration, started through the harness's {@link ChildJvms}: closing
+ * kills every process it started, and a shutdown hook does the same if this JVM exits first. Used from one thread.
  */
 public final class ProcessCluster implements AutoCloseable {
     private static final Duration START_LIMIT = Duration.ofSeconds(120);
 
     private final Path config;
     private final ClusterConfig cluster;
-    private final List<Process> processes = new ArrayList<>();
-    private final Thread killOnExit = new Thread(this::killAll, "kill-tpcw-replicas");
+    private final ChildJvms jvms;
 
-    private ProcessCluster(Path config) {
+    private ProcessCluster(Path config) throws IOException {
         this.config = config;
         this.cluster = ClusterConfig.load(config);
+        this.jvms = new ChildJvms(config.toAbsolutePath().getParent());
     }
 
     /**
@@ -60,11 +61,11 @@ public final class ProcessCluster implements AutoCloseable {
                 "metrics.port=" + ports[count]));
         lines.addAll(settings.configLines());
         if (profile.equals("bft")) {
-            Path keys = dir.resolve("keys.properties");
-            Files.deleteIfExists(keys);
+            // One key file per node, each with only that node's keys (docs/quorum.md, "Authenticators").
+            Path keys = dir.resolve("keys-" + Long.toHexString(System.nanoTime()));
             MacKeys.generate(IntStream.range(0, count).toArray(), new SecureRandom())
-                    .write(keys);
-            lines.add("auth.keys-file=keys.properties");
+                    .writeNodeFiles(keys);
+            lines.add("auth.keys-file=" + keys.getFileName() + "/node-{node}/" + MacKeys.NODE_FILE);
         }
         Path config = dir.resolve("cluster.properties");
         Files.writeString(config, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
@@ -79,7 +80,6 @@ public final class ProcessCluster implements AutoCloseable {
      */
     public static ProcessCluster start(Path config, List<String> jvmOptions) throws IOException, InterruptedException {
         ProcessCluster started = new ProcessCluster(config);
-        Runtime.getRuntime().addShutdownHook(started.killOnExit);
         try {
             for (int node : started.probe().nodes()) {
                 started.launch(node, jvmOptions);
@@ -124,47 +124,24 @@ public final class ProcessCluster implements AutoCloseable {
     }
 
     private void launch(int node, List<String> jvmOptions) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
+        jvms.start(
+                "node-" + node,
+                jvmOptions,
                 Launcher.class.getName(),
-                "replica",
-                "--app",
-                TpcwService.class.getName(),
-                "--config",
-                config.toString(),
-                "--node",
-                Integer.toString(node),
-                "--status-every-ms",
-                "5000"));
-        processes.add(new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log(node).toFile())
-                .start());
+                List.of(
+                        "replica",
+                        "--app",
+                        TpcwService.class.getName(),
+                        "--config",
+                        config.toString(),
+                        "--node",
+                        Integer.toString(node),
+                        "--status-every-ms",
+                        "5000"));
     }
 
     @Override
     public void close() {
-        killAll();
-        try {
-            Runtime.getRuntime().removeShutdownHook(killOnExit);
-        } catch (IllegalStateException shuttingDown) {
-            // The hook is running or has run: nothing is left to remove.
-        }
-    }
-
-    private void killAll() {
-        processes.forEach(Process::destroyForcibly);
-        for (Process process : processes) {
-            try {
-                process.waitFor();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        jvms.close();
     }
 }

@@ -1,0 +1,105 @@
+package io.eve.storage;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+
+/**
+ * The batches a quorum execution replica executed and whose commit is not in its log yet, kept so that a
+ * restart of the whole cluster finds on some replica's disk every state the verifiers may have prepared
+ * (docs/quorum.md, "Durable replicas and verifiers"): one {@link StateFile}, {@code executed.tail} in the
+ * node's storage folder, replaced with group commit by a {@link StateFileWriter} each time the tail changes
+ * (a batch executed, a rollback, a transfer). The replica sends its {@code Verify} for a batch only once a
+ * record holding that batch is durable.
+ *
+ * <p>Layout of the record's contents: {@code int count}, then each batch as a log record (docs/operations.md,
+ * "Files"), in order.
+ */
+public final class ExecutedTail implements AutoCloseable {
+    /** The file's name in the node's folder. */
+    public static final String FILE = "executed.tail";
+
+    private static final String REMEDY = "Delete it to restart from the committed batches alone (safe: nothing"
+            + " in it was acknowledged; after a restart of the whole cluster, the cluster may then wait for a batch"
+            + " only this file held)";
+
+    private final StateFile file;
+    private final StateFileWriter writer;
+    private boolean started;
+
+    /**
+     * @param dir the node's storage folder
+     * @param name how logs name the node
+     * @param onDurable told, on the writer's thread, each record version once it is durable
+     * @param onFailure told, on the writer's thread, when a write fails (the node must stop: its verifications
+     *     would wait forever)
+     */
+    public ExecutedTail(Path dir, String name, LongConsumer onDurable, Consumer<Throwable> onFailure) {
+        this.file = new StateFile(Objects.requireNonNull(dir, "dir").resolve(FILE), REMEDY);
+        this.writer = new StateFileWriter(file, name + " executed tail", onDurable, onFailure);
+    }
+
+    /** The file. */
+    public Path file() {
+        return file.file();
+    }
+
+    /**
+     * The batches the file holds, in order (empty without a file).
+     *
+     * @throws CorruptStorageException when the file or a batch in it is damaged
+     */
+    public List<LoggedBatch> read() {
+        byte[] bytes = file.read().orElse(null);
+        if (bytes == null) {
+            return List.of();
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        List<LoggedBatch> batches = new ArrayList<>();
+        try {
+            int count = buffer.getInt();
+            for (int i = 0; i < count; i++) {
+                int length = buffer.getInt();
+                buffer.getInt(); // the record's own checksum: the file's covers it
+                batches.add(LogRecords.decode(bytes, buffer.position(), length));
+                buffer.position(buffer.position() + length);
+            }
+        } catch (RuntimeException e) {
+            throw new CorruptStorageException(file.file(), buffer.position(), e.toString(), REMEDY);
+        }
+        return batches;
+    }
+
+    /** Queues {@code batches} (in order) as record version {@code version}; versions increase. */
+    public synchronized void save(long version, List<LoggedBatch> batches) {
+        List<ByteBuffer> records = new ArrayList<>(batches.size());
+        int size = Integer.BYTES;
+        for (LoggedBatch batch : batches) {
+            ByteBuffer record = LogRecords.encode(batch);
+            records.add(record);
+            size += record.remaining();
+        }
+        ByteBuffer contents = ByteBuffer.allocate(size).putInt(batches.size());
+        records.forEach(contents::put);
+        if (!started) {
+            started = true;
+            writer.start();
+        }
+        writer.submit(version, contents.array());
+    }
+
+    /** Forces done so far. */
+    public long writes() {
+        return writer.writes();
+    }
+
+    /** Writes the record pending, then stops the writer. */
+    @Override
+    public void close() {
+        writer.close();
+    }
+}

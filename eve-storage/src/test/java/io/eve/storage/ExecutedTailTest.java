@@ -1,0 +1,74 @@
+package io.eve.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eve.batch.Batch;
+import io.eve.execution.ExecutionStage;
+import io.eve.mixer.conflict.KeyConflictMixer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ExecutedTailTest {
+    @TempDir
+    Path dir;
+
+    private final ExecutorService executor = Executors.newFixedThreadPool(2);
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    @Test
+    void shouldKeepTheLatestTailAndRefuseADamagedOne() throws Exception {
+        ExecutionStage stage = new ExecutionStage(new Counters(), KeyConflictMixer.unbounded(), executor);
+        Batch first = Counters.fill(1, 20);
+        Batch second = Counters.fill(2, 5);
+        LoggedBatch one =
+                new LoggedBatch(0, false, first, stage.execute(first, false).token());
+        LoggedBatch two =
+                new LoggedBatch(0, true, second, stage.execute(second, true).token());
+        AtomicLong durable = new AtomicLong();
+        CountDownLatch secondDurable = new CountDownLatch(1);
+        ExecutedTail tail = new ExecutedTail(
+                dir,
+                "node 0",
+                version -> {
+                    durable.set(version);
+                    if (version == 2) {
+                        secondDurable.countDown();
+                    }
+                },
+                failure -> {});
+        assertThat(tail.read()).isEmpty();
+        tail.save(1, List.of(one));
+        tail.save(2, List.of(one, two));
+        assertThat(secondDurable.await(30, TimeUnit.SECONDS)).isTrue();
+        tail.close();
+        assertThat(durable.get()).isEqualTo(2);
+
+        List<LoggedBatch> read = new ExecutedTail(dir, "node 0", v -> {}, f -> {}).read();
+        assertThat(read).extracting(LoggedBatch::seq).containsExactly(1L, 2L);
+        assertThat(read.get(1).token()).isEqualTo(two.token());
+        assertThat(read.get(1).sequential()).isTrue();
+        assertThat(read.get(0).batch().requests()).isEqualTo(first.requests());
+
+        Path file = dir.resolve(ExecutedTail.FILE);
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 0x04;
+        Files.write(file, bytes);
+        assertThatThrownBy(() -> new ExecutedTail(dir, "node 0", v -> {}, f -> {}).read())
+                .isInstanceOf(CorruptStorageException.class)
+                .hasMessageContaining(file.toAbsolutePath().toString());
+    }
+}

@@ -1,0 +1,475 @@
+package io.eve.bench.deployed;
+
+import io.eve.bench.harness.ChildJvms;
+import io.eve.bench.harness.Json;
+import io.eve.bench.harness.ProcessCpu;
+import io.eve.bench.ratis.RatisProcesses;
+import io.eve.config.ClusterConfig;
+import io.eve.tpcw.bench.ReplicaProbe;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The deployed benchmark: every replica its own JVM (Eve's profiles as {@code config/<profile>.properties}
+ * lays them out, on free ports of 127.0.0.1; Apache Ratis as three server JVMs over gRPC or Netty with its
+ * in-memory log) and the load generator its own JVM ({@link DeployedLoad}), zero work by default. Per point it
+ * prints requests/s, latency percentiles, CPU per request of every process, view changes and rollbacks, and
+ * the ratio to the best Ratis point of the same run; at the end the median and spread per system, and
+ * {@code deployed.json} in the output directory. Exit code 0 when every point committed requests without
+ * errors (and Eve's replicas ended with equal roots), 1 otherwise, 2 for a usage error.
+ *
+ * <p>{@code java -cp tpcw-bench/target/benchmarks.jar io.eve.bench.deployed.DeployedBenchmark}; see
+ * docs/benchmarks.md.
+ */
+@Command(
+        name = "deployed",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = "Eve's profiles and Apache Ratis as separate JVMs, driven by a load JVM.")
+public final class DeployedBenchmark implements Callable<Integer> {
+    /** The systems, in the order they run. */
+    static final List<String> SYSTEMS = List.of("primary-backup", "crash", "bft", "ratis-grpc", "ratis-netty");
+
+    private static final Duration START_LIMIT = Duration.ofSeconds(120);
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(
+            names = "--systems",
+            split = ",",
+            description = "Of primary-backup, crash, bft, ratis-grpc, ratis-netty (default: all).")
+    private List<String> systems = SYSTEMS;
+
+    @Option(
+            names = "--runs",
+            defaultValue = "1",
+            description = "Times the whole sequence runs (default ${DEFAULT-VALUE}).")
+    private int runs;
+
+    @Option(
+            names = "--outstanding",
+            defaultValue = "64",
+            description = "Requests in flight (default ${DEFAULT-VALUE}).")
+    private int outstanding;
+
+    @Option(
+            names = "--connections",
+            defaultValue = "4",
+            description =
+                    "Client objects in the load JVM, each with its own connections and driver thread (default ${DEFAULT-VALUE}).")
+    private int connections;
+
+    @Option(names = "--objects", defaultValue = "1000", description = "Objects (default ${DEFAULT-VALUE}).")
+    private int objects;
+
+    @Option(
+            names = "--object-size",
+            defaultValue = "1024",
+            description = "Bytes per object (default ${DEFAULT-VALUE}).")
+    private int objectSize;
+
+    @Option(
+            names = "--work-us",
+            defaultValue = "0",
+            description = "Blocking work per request, microseconds (default ${DEFAULT-VALUE}).")
+    private long workMicros;
+
+    @Option(
+            names = "--warmup",
+            description = "Warm-up seconds before the measured window (default 10; 3 with --quick).")
+    private Double warmupSeconds;
+
+    @Option(names = "--duration", description = "Measured seconds (default 30; 5 with --quick).")
+    private Double durationSeconds;
+
+    @Option(names = "--quick", description = "3 s warm-up and 5 s measured per point, for a local check.")
+    private boolean quick;
+
+    @Option(
+            names = "--config-dir",
+            defaultValue = "config",
+            description = "Where the shipped profiles are (default ${DEFAULT-VALUE}).")
+    private Path configDir;
+
+    @Option(
+            names = "--replica-jvm",
+            split = " ",
+            description = "JVM options of each replica and Ratis server (default: -Xms1g -Xmx1g).")
+    private List<String> replicaJvm = List.of("-Xms1g", "-Xmx1g");
+
+    @Option(
+            names = "--load-jvm",
+            split = " ",
+            description = "JVM options of the load JVM (default: -Xms512m -Xmx512m).")
+    private List<String> loadJvm = List.of("-Xms512m", "-Xmx512m");
+
+    @Option(
+            names = "--output",
+            defaultValue = "tpcw-bench/target/deployed",
+            description = "Output directory (default ${DEFAULT-VALUE}).")
+    private Path output;
+
+    private final PrintStream out;
+    private List<DeployedPoint> points = List.of();
+
+    /** A benchmark printing to {@code System.out}. */
+    public DeployedBenchmark() {
+        this(System.out);
+    }
+
+    DeployedBenchmark(PrintStream out) {
+        this.out = out;
+    }
+
+    /** Runs the benchmark; see the class comment. */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new DeployedBenchmark()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        double warmup = warmupSeconds != null ? warmupSeconds : quick ? 3 : 10;
+        double duration = durationSeconds != null ? durationSeconds : quick ? 5 : 30;
+        out.printf(
+                Locale.ROOT,
+                "deployed: %s, %d run(s), %d outstanding over %d connections, %d objects of %d B, %d us work,"
+                        + " %.0f s measured after %.0f s warm-up, %d cores, load average %.1f%n",
+                systems,
+                runs,
+                outstanding,
+                connections,
+                objects,
+                objectSize,
+                workMicros,
+                duration,
+                warmup,
+                Runtime.getRuntime().availableProcessors(),
+                loadAverage());
+        List<DeployedPoint> measured = new ArrayList<>();
+        for (int run = 1; run <= runs; run++) {
+            for (String system : systems) {
+                DeployedPoint point = measure(run, system, warmup, duration);
+                measured.add(point);
+                out.println(row(point));
+            }
+        }
+        points = DeployedSummary.withRatios(measured);
+        printSummary();
+        Files.createDirectories(output);
+        Path json = output.resolve("deployed.json");
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("date", Instant.now().toString());
+        report.put("cpus", Runtime.getRuntime().availableProcessors());
+        report.put("jvm", System.getProperty("java.vm.version"));
+        report.put("outstanding", outstanding);
+        report.put("connections", connections);
+        report.put("objects", objects);
+        report.put("objectSize", objectSize);
+        report.put("workMicros", workMicros);
+        report.put("warmupSeconds", warmup);
+        report.put("seconds", duration);
+        report.put("points", points);
+        Files.writeString(json, Json.render(report), StandardCharsets.UTF_8);
+        out.println("wrote " + json);
+        boolean ok = points.stream()
+                .allMatch(p -> p.requests() > 0
+                        && p.errors() == 0
+                        && !p.check().startsWith("roots DIFFER")
+                        && !p.check().startsWith("EXITED"));
+        return ok ? 0 : 1;
+    }
+
+    /** The points of the last {@link #call}, with their ratios. */
+    List<DeployedPoint> points() {
+        return points;
+    }
+
+    private void validate() {
+        for (String system : systems) {
+            require(SYSTEMS.contains(system), "--systems", "unknown system '" + system + "'; expected of " + SYSTEMS);
+        }
+        require(!systems.isEmpty(), "--systems", "at least one system is needed");
+        require(runs >= 1 && runs <= 100, "--runs", "must be in [1, 100], got " + runs);
+        require(connections >= 1 && connections <= 64, "--connections", "must be in [1, 64], got " + connections);
+        require(
+                outstanding >= connections && outstanding <= 1024,
+                "--outstanding",
+                "must be in [--connections, 1024], got " + outstanding);
+        require(objects >= 1 && objects <= 10_000_000, "--objects", "must be in [1, 10000000], got " + objects);
+        require(
+                objectSize >= 1 && objectSize <= 1 << 20,
+                "--object-size",
+                "must be in [1, 1048576], got " + objectSize);
+        require(
+                workMicros >= 0 && workMicros <= 10_000_000,
+                "--work-us",
+                "must be in [0, 10000000], got " + workMicros);
+        if (warmupSeconds != null) {
+            require(
+                    warmupSeconds >= 0 && warmupSeconds <= 3600,
+                    "--warmup",
+                    "must be in [0, 3600], got " + warmupSeconds);
+        }
+        if (durationSeconds != null) {
+            require(
+                    durationSeconds >= 1 && durationSeconds <= 3600,
+                    "--duration",
+                    "must be in [1, 3600], got " + durationSeconds);
+        }
+    }
+
+    private void require(boolean condition, String option, String message) {
+        if (!condition) {
+            throw new ParameterException(spec.commandLine(), option + ": " + message);
+        }
+    }
+
+    private DeployedPoint measure(int run, String system, double warmup, double duration) throws Exception {
+        Path dir = output.resolve("run" + run + "-" + system);
+        try (ChildJvms jvms = new ChildJvms(dir)) {
+            List<String> names = new ArrayList<>();
+            List<String> loadArgs = new ArrayList<>();
+            ReplicaProbe probe = null;
+            if (system.startsWith("ratis-")) {
+                startRatis(jvms, dir, RatisProcesses.Rpc.parse(system.substring("ratis-".length())), names, loadArgs);
+            } else {
+                Path config = ShippedConfig.write(configDir, system, dir);
+                ClusterConfig cluster = ClusterConfig.load(config);
+                probe = new ReplicaProbe(cluster);
+                for (int node : probe.nodes()) {
+                    jvms.start(
+                            "node-" + node,
+                            replicaJvm,
+                            "io.eve.samples.cli.EveKv",
+                            List.of(
+                                    "replica",
+                                    "--config",
+                                    config.toString(),
+                                    "--node",
+                                    Integer.toString(node),
+                                    "--objects",
+                                    Integer.toString(objects),
+                                    "--object-size",
+                                    Integer.toString(objectSize),
+                                    "--work-us",
+                                    Long.toString(workMicros),
+                                    "--status-every-ms",
+                                    "5000"));
+                    names.add("node-" + node);
+                }
+                if (!probe.awaitAnswering(START_LIMIT)) {
+                    throw new IllegalStateException("the " + system + " replicas did not all answer /status within "
+                            + START_LIMIT + "; logs in " + dir);
+                }
+                loadArgs.addAll(List.of("--target", "eve", "--config", config.toString()));
+            }
+            loadArgs.addAll(List.of(
+                    "--connections", Integer.toString(connections),
+                    "--outstanding", Integer.toString(outstanding),
+                    "--objects", Integer.toString(objects),
+                    "--warmup", Double.toString(warmup),
+                    "--duration", Double.toString(duration)));
+            Process load = jvms.startPiped("load", loadJvm, DeployedLoad.class.getName(), loadArgs);
+            names.add("load");
+            return drive(run, system, jvms, names, load, probe, dir);
+        }
+    }
+
+    private void startRatis(ChildJvms jvms, Path dir, RatisProcesses.Rpc rpc, List<String> names, List<String> loadArgs)
+            throws IOException {
+        List<String> peers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                peers.add("n" + i + "@127.0.0.1:" + socket.getLocalPort());
+            }
+        }
+        String peerList = String.join(",", peers);
+        String group = UUID.randomUUID().toString();
+        for (int i = 0; i < 3; i++) {
+            jvms.start(
+                    "node-" + i,
+                    replicaJvm,
+                    RatisProcesses.class.getName(),
+                    List.of(
+                            "--id", "n" + i,
+                            "--peers", peerList,
+                            "--group", group,
+                            "--rpc", rpc.key(),
+                            "--objects", Integer.toString(objects),
+                            "--object-size", Integer.toString(objectSize),
+                            "--work-us", Long.toString(workMicros),
+                            "--storage", dir.resolve("ratis-n" + i).toString()));
+            names.add("node-" + i);
+        }
+        loadArgs.addAll(List.of("--target", "ratis-" + rpc.key(), "--ratis-peers", peerList, "--ratis-group", group));
+    }
+
+    /** Reads the load JVM's phase lines, snapshotting every process's CPU and the replicas' status at each. */
+    private DeployedPoint drive(
+            int run, String system, ChildJvms jvms, List<String> names, Process load, ReplicaProbe probe, Path dir)
+            throws Exception {
+        List<Process> processes = jvms.processes();
+        long[] cpuStart = null;
+        long[] cpuEnd = null;
+        long[] statusStart = null;
+        long[] statusEnd = null;
+        DeployedLoad.LoadResult result = null;
+        try (BufferedReader lines =
+                new BufferedReader(new InputStreamReader(load.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                if (line.equals(DeployedLoad.MEASURE_START)) {
+                    cpuStart = cpu(processes);
+                    statusStart = status(probe);
+                } else if (line.equals(DeployedLoad.MEASURE_END)) {
+                    cpuEnd = cpu(processes);
+                    statusEnd = status(probe);
+                } else if (line.startsWith(DeployedLoad.RESULT)) {
+                    result = Json.mapper()
+                            .readValue(line.substring(DeployedLoad.RESULT.length()), DeployedLoad.LoadResult.class);
+                }
+            }
+        }
+        int exit = load.waitFor();
+        if (result == null || cpuStart == null || cpuEnd == null) {
+            throw new IllegalStateException("the load JVM of " + system + " ended (exit " + exit
+                    + ") without a measurement; see " + dir.resolve("load.log"));
+        }
+        Map<String, Double> cpu = new LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            cpu.put(names.get(i), DeployedPoint.microsPerRequest(cpuEnd[i] - cpuStart[i], result.requests()));
+        }
+        String check = "not audited (Ratis)";
+        List<String> exited = new ArrayList<>();
+        for (int i = 0; i < processes.size(); i++) {
+            if (processes.get(i) != load && !processes.get(i).isAlive()) {
+                exited.add(names.get(i) + " (exit " + processes.get(i).exitValue() + ")");
+            }
+        }
+        if (!exited.isEmpty()) {
+            check = "EXITED during the run: " + String.join(", ", exited) + "; logs in " + dir;
+        } else if (probe != null) {
+            ReplicaProbe.Audit audit = probe.awaitEqualRoots(Duration.ofSeconds(30));
+            check = audit.agreed() ? "equal roots at batch " + audit.seq() : audit.describe();
+        }
+        return new DeployedPoint(
+                run,
+                system,
+                result.requests() / result.seconds(),
+                result.requests(),
+                result.seconds(),
+                result.errors(),
+                result.p50Nanos() / 1e3,
+                result.p99Nanos() / 1e3,
+                result.p999Nanos() / 1e3,
+                cpu,
+                DeployedPoint.microsPerRequest(result.driverCpuNanos(), result.requests()),
+                statusStart == null ? -1 : statusEnd[0] - statusStart[0],
+                statusEnd == null ? -1 : statusEnd[0],
+                statusStart == null ? -1 : statusEnd[1] - statusStart[1],
+                result.firstError() == null ? check : check + "; first error: " + result.firstError(),
+                loadAverage(),
+                Double.NaN);
+    }
+
+    private static long[] cpu(List<Process> processes) {
+        long[] nanos = new long[processes.size()];
+        for (int i = 0; i < nanos.length; i++) {
+            nanos[i] = ProcessCpu.nanos(processes.get(i).toHandle());
+        }
+        return nanos;
+    }
+
+    /** {highest view, summed rollbacks} over the replicas that answer, or null for Ratis. */
+    private static long[] status(ReplicaProbe probe) throws InterruptedException {
+        if (probe == null) {
+            return null;
+        }
+        long view = 0;
+        long rollbacks = 0;
+        for (int node : probe.nodes()) {
+            Optional<ReplicaProbe.Status> status = probe.status(node);
+            if (status.isPresent()) {
+                view = Math.max(view, status.get().view());
+                rollbacks += status.get().rollbacks();
+            }
+        }
+        return new long[] {view, rollbacks};
+    }
+
+    static String row(DeployedPoint p) {
+        StringBuilder cpu = new StringBuilder();
+        p.cpuMicrosPerRequest()
+                .forEach((name, micros) -> cpu.append(String.format(Locale.ROOT, " %s %.1f", name, micros)));
+        return String.format(
+                Locale.ROOT,
+                "run %d %-14s %,9.0f req/s  p50 %7.0f us  p99 %7.0f us  p99.9 %7.0f us  errors %d  CPU us/req:%s"
+                        + " (driver %.1f)  view changes %s  rollbacks %s  load %.1f  %s",
+                p.run(),
+                p.system(),
+                p.requestsPerSecond(),
+                p.p50Micros(),
+                p.p99Micros(),
+                p.p999Micros(),
+                p.errors(),
+                cpu,
+                p.driverCpuMicrosPerRequest(),
+                p.ratis() ? "n/a" : p.viewChanges() + " (view " + p.viewAtEnd() + " at end)",
+                p.ratis() ? "n/a" : Long.toString(p.rollbacks()),
+                p.loadAverage(),
+                p.check());
+    }
+
+    private void printSummary() {
+        out.printf(
+                "%n%-14s %12s %22s %10s %16s %10s %10s%n",
+                "system", "median req/s", "min..max req/s", "/ Ratis", "min..max / Ratis", "p50 us", "p99 us");
+        List<DeployedSummary.Spread> rps = DeployedSummary.spread(points, DeployedPoint::requestsPerSecond);
+        List<DeployedSummary.Spread> ratio = DeployedSummary.spread(points, DeployedPoint::ratioToRatis);
+        List<DeployedSummary.Spread> p50 = DeployedSummary.spread(points, DeployedPoint::p50Micros);
+        List<DeployedSummary.Spread> p99 = DeployedSummary.spread(points, DeployedPoint::p99Micros);
+        for (int i = 0; i < rps.size(); i++) {
+            out.printf(
+                    Locale.ROOT,
+                    "%-14s %,12.0f %,10.0f..%-,10.0f %10.2f %7.2f..%-7.2f %10.0f %10.0f%n",
+                    rps.get(i).system(),
+                    rps.get(i).median(),
+                    rps.get(i).min(),
+                    rps.get(i).max(),
+                    ratio.get(i).median(),
+                    ratio.get(i).min(),
+                    ratio.get(i).max(),
+                    p50.get(i).median(),
+                    p99.get(i).median());
+        }
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+}

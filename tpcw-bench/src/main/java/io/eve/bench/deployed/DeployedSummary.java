@@ -1,0 +1,75 @@
+package io.eve.bench.deployed;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The arithmetic of a deployed run: each point's ratio to the best Ratis point (gRPC or Netty) of the same run,
+ * and per system the median and spread over the runs. Stateless.
+ */
+public final class DeployedSummary {
+    private DeployedSummary() {}
+
+    /**
+     * Median, lowest and highest of one measure of one system over the runs.
+     *
+     * @param system the system
+     * @param runs how many points went in
+     */
+    public record Spread(String system, int runs, double median, double min, double max) {}
+
+    /**
+     * {@code points} with their ratio to Ratis set: requests/s over the highest requests/s of a Ratis point of
+     * the same run; NaN where the run has no Ratis point. Order is kept.
+     */
+    public static List<DeployedPoint> withRatios(List<DeployedPoint> points) {
+        Map<Integer, Double> bestRatis = new LinkedHashMap<>();
+        for (DeployedPoint p : points) {
+            if (p.ratis()) {
+                bestRatis.merge(p.run(), p.requestsPerSecond(), Math::max);
+            }
+        }
+        List<DeployedPoint> rated = new ArrayList<>();
+        for (DeployedPoint p : points) {
+            Double best = bestRatis.get(p.run());
+            rated.add(p.withRatioToRatis(best == null || best <= 0 ? Double.NaN : p.requestsPerSecond() / best));
+        }
+        return rated;
+    }
+
+    /** Per system, in first-seen order, the spread of {@code measure} over its points (NaN values skipped). */
+    public static List<Spread> spread(
+            List<DeployedPoint> points, java.util.function.ToDoubleFunction<DeployedPoint> measure) {
+        Map<String, List<DeployedPoint>> bySystem = points.stream()
+                .collect(Collectors.groupingBy(DeployedPoint::system, LinkedHashMap::new, Collectors.toList()));
+        List<Spread> spreads = new ArrayList<>();
+        for (Map.Entry<String, List<DeployedPoint>> e : bySystem.entrySet()) {
+            double[] values = e.getValue().stream()
+                    .mapToDouble(measure)
+                    .filter(v -> !Double.isNaN(v))
+                    .sorted()
+                    .toArray();
+            spreads.add(
+                    values.length == 0
+                            ? new Spread(e.getKey(), 0, Double.NaN, Double.NaN, Double.NaN)
+                            : new Spread(
+                                    e.getKey(), values.length, median(values), values[0], values[values.length - 1]));
+        }
+        return spreads;
+    }
+
+    /** The median of sorted {@code values} (the mean of the middle two for an even count). */
+    static double median(double[] sorted) {
+        if (sorted.length == 0) {
+            throw new IllegalArgumentException("the median of no values");
+        }
+        double[] copy = Arrays.copyOf(sorted, sorted.length);
+        Arrays.sort(copy);
+        int n = copy.length;
+        return n % 2 == 1 ? copy[n / 2] : (copy[n / 2 - 1] + copy[n / 2]) / 2;
+    }
+}
