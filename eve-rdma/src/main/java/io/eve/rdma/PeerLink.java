@@ -23,7 +23,10 @@ import org.slf4j.LoggerFactory;
  * writer into the peer's region).
  *
  * <p>A generation is {@link PathState#CONNECTING} until both regions are registered and our write path is
- * open, then {@link PathState#OPEN}. Any failure of it (a fabric call, a write, a corrupt entry, a peer
+ * open, then {@link PathState#OPEN}. A generation still connecting after the connect timeout (a descriptor
+ * that never came, a connect that neither completes nor fails) is abandoned like a failed one; the timeout
+ * doubles with each consecutive expiry (up to {@link RdmaTransport.Builder#maxReprobeMillis}) and starts
+ * over once rings open. Any failure of it (a fabric call, a write, a corrupt entry, a peer
  * that acknowledges nothing within the liveness timeout) makes it {@link
  * PathState#DEGRADED}: the peer is told, and every message the ring carried unacknowledged is resent on the
  * control channel, where everything goes from then on. After a pause that doubles with every failure (up
@@ -57,7 +60,12 @@ final class PeerLink {
     }
 
     /** Timeouts and limits of a pair, from the transport's builder. */
-    record Settings(long livenessNanos, int creditQueueLimit, long firstReprobeNanos, long maxReprobeNanos) {}
+    record Settings(
+            long livenessNanos,
+            int creditQueueLimit,
+            long firstReprobeNanos,
+            long maxReprobeNanos,
+            long connectTimeoutNanos) {}
 
     /** One generation of the pair's rings. */
     private final class Rings {
@@ -89,6 +97,7 @@ final class PeerLink {
     private final BiConsumer<Long, byte[]> deliver;
     private final Runnable onDegraded;
     private final Runnable onUpgraded;
+    private final Runnable onConnectTimeout;
     private final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
     private final ArrayDeque<Outgoing> unacked = new ArrayDeque<>();
     private Sequencer sequencer = new Sequencer();
@@ -107,6 +116,8 @@ final class PeerLink {
     private long lastAckProgressNanos;
     private long reprobeNanos;
     private long reprobeAt;
+    private long connectingSince;
+    private long connectTimeoutNanos;
     private boolean closed;
     volatile long firstRetained = 1;
     volatile PathState path = PathState.CONNECTING;
@@ -117,6 +128,7 @@ final class PeerLink {
     volatile long degrades;
     volatile long upgrades;
     volatile long spills;
+    volatile long connectTimeouts;
     volatile String lastDegradeReason;
 
     PeerLink(
@@ -130,7 +142,8 @@ final class PeerLink {
             Executor node,
             BiConsumer<Long, byte[]> deliver,
             Runnable onDegraded,
-            Runnable onUpgraded) {
+            Runnable onUpgraded,
+            Runnable onConnectTimeout) {
         this.id = id;
         this.self = self;
         this.fabric = fabric;
@@ -142,7 +155,9 @@ final class PeerLink {
         this.deliver = deliver;
         this.onDegraded = onDegraded;
         this.onUpgraded = onUpgraded;
+        this.onConnectTimeout = onConnectTimeout;
         this.reprobeNanos = settings.firstReprobeNanos();
+        this.connectTimeoutNanos = settings.connectTimeoutNanos();
     }
 
     /** Sets up the first generation of rings (registration runs off this thread). */
@@ -247,6 +262,7 @@ final class PeerLink {
         checkCorruption(result, now);
         acknowledge(result != Poll.DELIVERED, now);
         checkLiveness(now);
+        checkConnecting(now);
         if (path == PathState.DEGRADED && now - reprobeAt >= 0) {
             reprobe();
         }
@@ -290,6 +306,35 @@ final class PeerLink {
                         > settings.livenessNanos()) {
             degrade("liveness timeout: node " + id + " gave no ring credit for " + limitMillis + " ms", now);
         }
+    }
+
+    /**
+     * Abandons a generation that is still connecting after the connect timeout: whatever it waits for (our
+     * registration, the peer's descriptor, the connect of our write path) may never come, and nothing else
+     * would ever retire it. The pair goes to the control channel and re-probes like after a failure.
+     */
+    private void checkConnecting(long now) {
+        if (path != PathState.CONNECTING || now - connectingSince <= connectTimeoutNanos) {
+            return;
+        }
+        Rings current = rings;
+        String missing;
+        if (current == null || current.local == null) {
+            missing = "our ring for node " + id + " is not registered yet";
+        } else if (current.peer == null) {
+            missing = "node " + id + " sent no descriptor of its ring";
+        } else {
+            missing = "connecting our write path to node " + id + " has not finished";
+        }
+        long waitedMillis = connectTimeoutNanos / 1_000_000;
+        connectTimeouts++;
+        onConnectTimeout.run();
+        connectTimeoutNanos =
+                Math.min(connectTimeoutNanos * 2, Math.max(settings.connectTimeoutNanos(), settings.maxReprobeNanos()));
+        degrade(
+                "connect timeout: the rings of generation " + generation + " with node " + id + " were not open after "
+                        + waitedMillis + " ms (" + missing + ")",
+                now);
     }
 
     private void acknowledge(boolean idle, long now) {
@@ -399,6 +444,7 @@ final class PeerLink {
         rings = created;
         generation = next;
         path = PathState.CONNECTING;
+        connectingSince = System.nanoTime();
         ringOpen = false;
         lastCreditAcked = -1;
         lastCreditConsumed = -1;
@@ -441,6 +487,7 @@ final class PeerLink {
             lastCreditConsumedSeen = 0;
             path = PathState.OPEN;
             ringOpen = true;
+            connectTimeoutNanos = settings.connectTimeoutNanos();
             if (current.generation > 1) {
                 upgrades++;
                 onUpgraded.run();

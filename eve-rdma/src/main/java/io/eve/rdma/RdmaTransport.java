@@ -78,7 +78,8 @@ public final class RdmaTransport implements Transport {
                 TimeUnit.MILLISECONDS.toNanos(builder.livenessMillis),
                 builder.creditQueueLimit,
                 TimeUnit.MILLISECONDS.toNanos(builder.firstReprobeMillis),
-                TimeUnit.MILLISECONDS.toNanos(builder.maxReprobeMillis));
+                TimeUnit.MILLISECONDS.toNanos(builder.maxReprobeMillis),
+                TimeUnit.MILLISECONDS.toNanos(builder.connectTimeoutMillis));
         this.maxParkNanos = TimeUnit.MICROSECONDS.toNanos(builder.maxIdleParkMicros);
         this.meters = builder.meters == null ? new SimpleMeterRegistry() : builder.meters;
         AtomicInteger threads = new AtomicInteger();
@@ -91,7 +92,10 @@ public final class RdmaTransport implements Transport {
                 builder.self, builder.listen, builder.peers, builder.maxFrameBytes + 64, new Events());
     }
 
-    /** A builder with the defaults: 1 MiB rings, 4 KiB entries, 5 s liveness, re-probes from 200 ms to 30 s. */
+    /**
+     * A builder with the defaults: 1 MiB rings, 4 KiB entries, 5 s liveness, 5 s to connect a generation,
+     * re-probes from 200 ms to 30 s.
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -109,6 +113,7 @@ public final class RdmaTransport implements Transport {
         private int creditQueueLimit = 4_096;
         private long firstReprobeMillis = 200;
         private long maxReprobeMillis = 30_000;
+        private long connectTimeoutMillis = 5_000;
         private long maxIdleParkMicros = 1_000;
         private MeterRegistry meters;
 
@@ -136,6 +141,17 @@ public final class RdmaTransport implements Transport {
         /** The pause before a degraded pair first tries rings again (default 200 ms); it doubles per failure. */
         public Builder firstReprobeMillis(long millis) {
             this.firstReprobeMillis = positive(millis, "firstReprobeMillis");
+            return this;
+        }
+
+        /**
+         * How long a generation of a pair's rings may stay connecting (registering our ring, waiting for the
+         * peer's descriptor, connecting our write path) before it is abandoned and the pair re-probes later
+         * (default 5000 ms). It doubles with each consecutive expiry, up to {@link #maxReprobeMillis}, and
+         * starts over once rings open.
+         */
+        public Builder connectTimeoutMillis(long millis) {
+            this.connectTimeoutMillis = positive(millis, "connectTimeoutMillis");
             return this;
         }
 
@@ -262,12 +278,15 @@ public final class RdmaTransport implements Transport {
             long sentByControl,
             long degrades,
             long upgrades,
+            long connectTimeouts,
             String lastDegradeReason) {}
 
     /**
      * The path to every peer this node has talked to: {@code ring}, {@code connecting} (rings being set
      * up, messages on the control channel meanwhile) or {@code control} (degraded; re-probing), with its
-     * ring generation, counts, and why it last degraded ({@code null} if it never did).
+     * ring generation, counts (a generation abandoned by the connect timeout counts in {@code connectTimeouts}
+     * and, as the pair then moves to the control channel, in {@code degrades}), and why it last degraded
+     * ({@code null} if it never did).
      */
     public List<PeerStatus> status() {
         List<PeerStatus> all = new ArrayList<>();
@@ -280,6 +299,7 @@ public final class RdmaTransport implements Transport {
                     link.sentByControl,
                     link.degrades,
                     link.upgrades,
+                    link.connectTimeouts,
                     link.lastDegradeReason));
         }
         all.sort(java.util.Comparator.comparingInt(PeerStatus::peer));
@@ -307,6 +327,15 @@ public final class RdmaTransport implements Transport {
     public long spills(int peer) {
         PeerLink link = peers.get(peer);
         return link == null ? 0 : link.spills;
+    }
+
+    /**
+     * How many generations of the pair with {@code peer} were abandoned because they did not open within the
+     * connect timeout ({@link Builder#connectTimeoutMillis}).
+     */
+    public long connectTimeouts(int peer) {
+        PeerLink link = peers.get(peer);
+        return link == null ? 0 : link.connectTimeouts;
     }
 
     /** How many times the pair with {@code peer} returned to rings after degrading. */
@@ -372,6 +401,11 @@ public final class RdmaTransport implements Transport {
                     .tag("node", Integer.toString(self))
                     .tag("peer", Integer.toString(id))
                     .register(meters);
+            Counter timedOut = Counter.builder("eve.rdma.connect.timeouts")
+                    .description("times a generation of the pair's rings did not open within the connect timeout")
+                    .tag("node", Integer.toString(self))
+                    .tag("peer", Integer.toString(id))
+                    .register(meters);
             link = new PeerLink(
                     id,
                     self,
@@ -383,7 +417,8 @@ public final class RdmaTransport implements Transport {
                     this::command,
                     (seq, frame) -> deliver(id, frame),
                     degraded::increment,
-                    upgraded::increment);
+                    upgraded::increment,
+                    timedOut::increment);
             PeerLink created = link;
             Gauge.builder("eve.rdma.ring.open", () -> created.ringOpen ? 1 : 0)
                     .description("1 while messages to the peer go through RDMA rings, else 0")

@@ -93,6 +93,20 @@ class FaultInjectionTest {
     }
 
     @Test
+    void shouldAbandonAGenerationWhoseConnectNeverEndsAndMoveToRingsLater() throws Exception {
+        // The connects neither complete nor fail (as when the connection manager's events never come): only
+        // the connect timeout retires the generation; without it the pair would stay connecting for good.
+        fabric.hangConnects(true);
+        start(builder -> builder.connectTimeoutMillis(500));
+        streamAndAwait();
+        await(() -> transport(1).connectTimeouts(2) > 0 && transport(1).degraded(2));
+        assertThat(transport(1).status().get(0).connectTimeouts()).isPositive();
+        assertThat(reasons()).anySatisfy(text -> assertThat(text).contains("connect timeout"));
+        assertThat(transport(1).ringOpen(2)).isFalse();
+        healAndReturn();
+    }
+
+    @Test
     void shouldStartOnTheControlChannelWhenAcceptGivesNoEndpointAndMoveToRingsLater() throws Exception {
         fabric.refuseAccepts(true);
         faultFromTheStart("accept returned null");

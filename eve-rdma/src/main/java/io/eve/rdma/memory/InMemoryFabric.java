@@ -36,6 +36,8 @@ public final class InMemoryFabric implements AutoCloseable {
     private volatile boolean failRegistrations;
     private volatile long connectTimeoutMillis;
     private volatile boolean refuseAccepts;
+    private final Object hung = new Object();
+    private boolean hangConnects;
 
     /** The largest write a queue pair of this fabric takes inline, as a device reports {@code max_inline_data}. */
     public static final int INLINE_LIMIT = 64;
@@ -84,8 +86,34 @@ public final class InMemoryFabric implements AutoCloseable {
         this.refuseAccepts = on;
     }
 
+    /**
+     * While on, opening a write path neither completes nor fails: the caller blocks until {@link #heal} (or
+     * this method with {@code false}, or {@link #close}), as a connect whose connection manager events never
+     * arrive; then the open goes on as the fabric allows at that moment.
+     */
+    public void hangConnects(boolean on) {
+        synchronized (hung) {
+            hangConnects = on;
+            hung.notifyAll();
+        }
+    }
+
+    private void awaitConnectsReleased() {
+        synchronized (hung) {
+            while (hangConnects) {
+                try {
+                    hung.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new FabricException("interrupted while connecting (connects hang)");
+                }
+            }
+        }
+    }
+
     /** Clears every fault: write placement, posts, registrations, connects and accepts work again. */
     public void heal() {
+        hangConnects(false);
         faults = WriteFaults.NONE;
         refuseInline = false;
         failPosts = false;
@@ -139,6 +167,7 @@ public final class InMemoryFabric implements AutoCloseable {
 
     @Override
     public void close() {
+        hangConnects(false);
         registrations.clear();
         deferred.clear();
     }
@@ -182,6 +211,7 @@ public final class InMemoryFabric implements AutoCloseable {
 
         @Override
         public RemoteRegion open(int peer, RegionDescriptor remote) {
+            awaitConnectsReleased();
             long timeout = connectTimeoutMillis;
             if (timeout > 0) {
                 try {
