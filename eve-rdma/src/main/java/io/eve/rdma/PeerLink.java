@@ -395,6 +395,8 @@ final class PeerLink {
             LOG.info("node {}: node {} restarted; its messages count from seq {} again", self, id, hello.firstSeq());
             sequencer = new Sequencer();
             lastAckSent = 0;
+            // Our connection may still lead to the old process, which reads nothing: dial the new one.
+            control.reconnect(id);
             teardown();
             begin(generation + 1);
         }
@@ -419,6 +421,12 @@ final class PeerLink {
     private void onDescriptor(ControlFrame.Descriptor descriptor, long now) {
         long offered = descriptor.generation();
         if (offered < generation) {
+            LOG.debug(
+                    "node {}: ignoring node {}'s descriptor of generation {} (ours is {})",
+                    self,
+                    id,
+                    offered,
+                    generation);
             return;
         }
         if (offered > generation) {
