@@ -126,7 +126,7 @@ class RdmaDegradationTest {
     }
 
     static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!condition.getAsBoolean()) {
             assertThat(System.nanoTime())
                     .as("condition met before the deadline")
