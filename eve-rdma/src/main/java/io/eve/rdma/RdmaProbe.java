@@ -45,8 +45,38 @@ public final class RdmaProbe {
         /** The soft locked-memory limit in bytes, {@code Long.MAX_VALUE} when unlimited, empty if unreadable. */
         OptionalLong lockedMemoryLimit();
 
+        /**
+         * Whether this process holds {@code CAP_IPC_LOCK} in its effective set (root usually does), which
+         * lets it lock memory beyond {@code RLIMIT_MEMLOCK}.
+         */
+        default boolean canLockBeyondLimit() {
+            return false;
+        }
+
         /** Opens and closes an RDMA event channel; {@code null} on success, else why it failed. */
         String deepCheck();
+    }
+
+    /** {@code CAP_IPC_LOCK}'s bit in the capability sets of {@code /proc/self/status}. */
+    static final int CAP_IPC_LOCK = 14;
+
+    /**
+     * Whether the {@code CapEff} line of a {@code /proc/<pid>/status} text grants {@code CAP_IPC_LOCK};
+     * false when the line is missing or malformed.
+     */
+    static boolean grantsIpcLock(String status) {
+        for (String line : status.split("\n")) {
+            if (line.startsWith("CapEff:")) {
+                try {
+                    long mask = Long.parseUnsignedLong(
+                            line.substring("CapEff:".length()).trim(), 16);
+                    return (mask & (1L << CAP_IPC_LOCK)) != 0;
+                } catch (NumberFormatException e) {
+                    return false;
+                }
+            }
+        }
+        return false;
     }
 
     /** One check: its name, whether it passed, what was found and how to fix it. */
@@ -170,6 +200,14 @@ public final class RdmaProbe {
             return new Check("memlock", true, "the locked-memory limit could not be read; assuming enough", "");
         }
         boolean enough = limit.getAsLong() >= requiredLockedBytes;
+        if (!enough && environment.canLockBeyondLimit()) {
+            return new Check(
+                    "memlock",
+                    true,
+                    "the locked-memory limit is " + limit.getAsLong() + " bytes, but this process has CAP_IPC_LOCK,"
+                            + " so the limit does not apply to the rings' " + requiredLockedBytes + " bytes",
+                    "");
+        }
         return new Check(
                 "memlock",
                 enough,
@@ -239,6 +277,15 @@ public final class RdmaProbe {
                 return OptionalLong.empty();
             }
             return OptionalLong.empty();
+        }
+
+        @Override
+        public boolean canLockBeyondLimit() {
+            try {
+                return grantsIpcLock(Files.readString(Path.of("/proc/self/status")));
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
         }
 
         @Override

@@ -7,15 +7,25 @@ import io.eve.rdma.ring.RingLayout;
 import io.eve.transport.Transport;
 import io.eve.transport.wire.FrameCodec;
 import io.eve.transport.wire.FrameException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,13 +38,20 @@ import org.slf4j.LoggerFactory;
  * message carries a per-pair seq, so the receiver delivers in send order whichever path each took, and
  * drops what a failing path made us send twice.
  *
+ * <p>A failure of the fabric never stops the transport: it degrades only the pair it concerns to the
+ * control channel (logged, counted in {@code eve.rdma.degrades}, shown by {@link #status()}), and the
+ * pair returns to rings once a re-probe works ({@code eve.rdma.upgrades}); see {@link PeerLink}.
+ *
  * <p>Thread-safe. One thread per node ("rdma-node-N") polls the rings, moves messages onto paths and
- * delivers to the receiver, one message at a time; it spins briefly, then parks, when idle.
+ * delivers to the receiver, one message at a time; when idle it spins briefly, yields, then parks for
+ * pauses growing to {@link Builder#maxIdleParkMicros} ({@link BackoffIdle}). Blocking fabric calls run on
+ * "rdma-verbs-N" threads, never on it.
  */
 public final class RdmaTransport implements Transport {
     private static final Logger LOG = LoggerFactory.getLogger(RdmaTransport.class);
-    private static final int SPINS_BEFORE_PARKING = 200;
-    private static final long MAX_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+    private static final int IDLE_SPINS = 100;
+    private static final int IDLE_YIELDS = 20;
+    private static final long MIN_PARK_NANOS = 1_000;
 
     private final int self;
     private final OneSidedFabric fabric;
@@ -42,6 +59,10 @@ public final class RdmaTransport implements Transport {
     private final FrameCodec codec;
     private final ControlChannel control;
     private final long incarnation = new SecureRandom().nextLong() | 1;
+    private final PeerLink.Settings settings;
+    private final long maxParkNanos;
+    private final MeterRegistry meters;
+    private final ExecutorService verbs;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Map<Integer, PeerLink> peers = new ConcurrentHashMap<>();
     private volatile Receiver receiver;
@@ -53,10 +74,28 @@ public final class RdmaTransport implements Transport {
         this.fabric = builder.fabric;
         this.layout = new RingLayout(builder.ringBytes, builder.maxEntryPayload);
         this.codec = new FrameCodec(builder.maxFrameBytes);
+        this.settings = new PeerLink.Settings(
+                TimeUnit.MILLISECONDS.toNanos(builder.livenessMillis),
+                builder.creditQueueLimit,
+                TimeUnit.MILLISECONDS.toNanos(builder.firstReprobeMillis),
+                TimeUnit.MILLISECONDS.toNanos(builder.maxReprobeMillis),
+                TimeUnit.MILLISECONDS.toNanos(builder.connectTimeoutMillis));
+        this.maxParkNanos = TimeUnit.MICROSECONDS.toNanos(builder.maxIdleParkMicros);
+        this.meters = builder.meters == null ? new SimpleMeterRegistry() : builder.meters;
+        AtomicInteger threads = new AtomicInteger();
+        this.verbs = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "rdma-verbs-" + builder.self + "-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
         this.control = new ControlChannel(
                 builder.self, builder.listen, builder.peers, builder.maxFrameBytes + 64, new Events());
     }
 
+    /**
+     * A builder with the defaults: 1 MiB rings, 4 KiB entries, 5 s liveness, 5 s to connect a generation,
+     * re-probes from 200 ms to 30 s.
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -70,8 +109,79 @@ public final class RdmaTransport implements Transport {
         private int ringBytes = 1 << 20;
         private int maxEntryPayload = 4096;
         private int maxFrameBytes = 16 << 20;
+        private long livenessMillis = 5_000;
+        private int creditQueueLimit = 4_096;
+        private long firstReprobeMillis = 200;
+        private long maxReprobeMillis = 30_000;
+        private long connectTimeoutMillis = 5_000;
+        private long maxIdleParkMicros = 1_000;
+        private MeterRegistry meters;
 
         private Builder() {}
+
+        /**
+         * How long a pair with rings open may go without progress (no acknowledgement while a message is
+         * unacknowledged, or no ring credit while one waits for it) before it degrades to the control channel
+         * (default 5000 ms).
+         */
+        public Builder livenessMillis(long millis) {
+            this.livenessMillis = positive(millis, "livenessMillis");
+            return this;
+        }
+
+        /**
+         * How many messages may wait for ring credit (default 4096); beyond it the oldest waiting ones go by
+         * the control channel while the rings stay open: a burst is not a fault. Nothing is dropped.
+         */
+        public Builder creditQueueLimit(int messages) {
+            this.creditQueueLimit = (int) positive(messages, "creditQueueLimit");
+            return this;
+        }
+
+        /** The pause before a degraded pair first tries rings again (default 200 ms); it doubles per failure. */
+        public Builder firstReprobeMillis(long millis) {
+            this.firstReprobeMillis = positive(millis, "firstReprobeMillis");
+            return this;
+        }
+
+        /**
+         * How long a generation of a pair's rings may stay connecting (registering our ring, waiting for the
+         * peer's descriptor, connecting our write path) before it is abandoned and the pair re-probes later
+         * (default 5000 ms). It doubles with each consecutive expiry, up to {@link #maxReprobeMillis}, and
+         * starts over once rings open.
+         */
+        public Builder connectTimeoutMillis(long millis) {
+            this.connectTimeoutMillis = positive(millis, "connectTimeoutMillis");
+            return this;
+        }
+
+        /** The longest pause between re-probes of a degraded pair (default 30000 ms). */
+        public Builder maxReprobeMillis(long millis) {
+            this.maxReprobeMillis = positive(millis, "maxReprobeMillis");
+            return this;
+        }
+
+        /**
+         * The longest park of an idle transport thread, in microseconds (default 1000): the delay an idle
+         * pair's first ring entry may wait to be seen, against the CPU an idle transport burns.
+         */
+        public Builder maxIdleParkMicros(long micros) {
+            this.maxIdleParkMicros = positive(micros, "maxIdleParkMicros");
+            return this;
+        }
+
+        /** Where the transport's meters go (default a registry of its own, which nothing exports). */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.meters = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        private static long positive(long value, String name) {
+            if (value < 1) {
+                throw new IllegalArgumentException(name + " must be positive, got " + value);
+            }
+            return value;
+        }
 
         public Builder self(int id) {
             this.self = id;
@@ -117,6 +227,10 @@ public final class RdmaTransport implements Transport {
             if (self < 0) {
                 throw new IllegalArgumentException("self must be set to this node's id (0 or more), got " + self);
             }
+            if (maxReprobeMillis < firstReprobeMillis) {
+                throw new IllegalArgumentException("maxReprobeMillis (" + maxReprobeMillis
+                        + ") must not be below firstReprobeMillis (" + firstReprobeMillis + ")");
+            }
             if (listen == null || fabric == null) {
                 throw new IllegalArgumentException("an RDMA transport needs listen (the control channel's address)"
                         + " and fabric; got listen = " + listen + ", fabric = " + fabric);
@@ -152,7 +266,82 @@ public final class RdmaTransport implements Transport {
             return;
         }
         byte[] frame = codec.encode(message);
-        command(() -> peer(to).enqueue(frame));
+        onPeer(to, link -> link.enqueue(frame, System.nanoTime()));
+    }
+
+    /** What the transport knows of the path to one peer, for {@code /status} and operators. */
+    public record PeerStatus(
+            int peer,
+            String path,
+            long generation,
+            long sentByRing,
+            long sentByControl,
+            long degrades,
+            long upgrades,
+            long connectTimeouts,
+            String lastDegradeReason) {}
+
+    /**
+     * The path to every peer this node has talked to: {@code ring}, {@code connecting} (rings being set
+     * up, messages on the control channel meanwhile) or {@code control} (degraded; re-probing), with its
+     * ring generation, counts (a generation abandoned by the connect timeout counts in {@code connectTimeouts}
+     * and, as the pair then moves to the control channel, in {@code degrades}), and why it last degraded
+     * ({@code null} if it never did).
+     */
+    public List<PeerStatus> status() {
+        List<PeerStatus> all = new ArrayList<>();
+        for (PeerLink link : peers.values()) {
+            all.add(new PeerStatus(
+                    link.id,
+                    pathName(link.path),
+                    link.generation,
+                    link.sentByRing,
+                    link.sentByControl,
+                    link.degrades,
+                    link.upgrades,
+                    link.connectTimeouts,
+                    link.lastDegradeReason));
+        }
+        all.sort(java.util.Comparator.comparingInt(PeerStatus::peer));
+        return all;
+    }
+
+    private static String pathName(PeerLink.PathState state) {
+        return switch (state) {
+            case OPEN -> "ring";
+            case CONNECTING -> "connecting";
+            case DEGRADED -> "control";
+        };
+    }
+
+    /** How many times the pair with {@code peer} degraded to the control channel. */
+    public long degrades(int peer) {
+        PeerLink link = peers.get(peer);
+        return link == null ? 0 : link.degrades;
+    }
+
+    /**
+     * How many times messages to {@code peer} overflowed the credit-wait queue and went by the control channel
+     * while the rings stayed open (a burst larger than the ring plus {@code creditQueueLimit}).
+     */
+    public long spills(int peer) {
+        PeerLink link = peers.get(peer);
+        return link == null ? 0 : link.spills;
+    }
+
+    /**
+     * How many generations of the pair with {@code peer} were abandoned because they did not open within the
+     * connect timeout ({@link Builder#connectTimeoutMillis}).
+     */
+    public long connectTimeouts(int peer) {
+        PeerLink link = peers.get(peer);
+        return link == null ? 0 : link.connectTimeouts;
+    }
+
+    /** How many times the pair with {@code peer} returned to rings after degrading. */
+    public long upgrades(int peer) {
+        PeerLink link = peers.get(peer);
+        return link == null ? 0 : link.upgrades;
     }
 
     /** Messages this node sent to {@code peer} through the ring and through the control channel. */
@@ -186,12 +375,58 @@ public final class RdmaTransport implements Transport {
         }
     }
 
+    /** Runs {@code action} on the transport's thread; if it throws, only that peer's pair degrades. */
+    private void onPeer(int id, Consumer<PeerLink> action) {
+        command(() -> {
+            PeerLink link = peer(id);
+            try {
+                action.accept(link);
+            } catch (RuntimeException e) {
+                LOG.error("node {}: handling node {} failed", self, id, e);
+                link.degrade("handling node " + id + " failed: " + e, System.nanoTime());
+            }
+        });
+    }
+
     private PeerLink peer(int id) {
         PeerLink link = peers.get(id);
         if (link == null) {
-            link = new PeerLink(id, self, fabric, control, layout, (seq, frame) -> deliver(id, frame));
+            Counter degraded = Counter.builder("eve.rdma.degrades")
+                    .description("times a pair moved from RDMA rings to the control channel")
+                    .tag("node", Integer.toString(self))
+                    .tag("peer", Integer.toString(id))
+                    .register(meters);
+            Counter upgraded = Counter.builder("eve.rdma.upgrades")
+                    .description("times a degraded pair returned to RDMA rings")
+                    .tag("node", Integer.toString(self))
+                    .tag("peer", Integer.toString(id))
+                    .register(meters);
+            Counter timedOut = Counter.builder("eve.rdma.connect.timeouts")
+                    .description("times a generation of the pair's rings did not open within the connect timeout")
+                    .tag("node", Integer.toString(self))
+                    .tag("peer", Integer.toString(id))
+                    .register(meters);
+            link = new PeerLink(
+                    id,
+                    self,
+                    fabric,
+                    control,
+                    layout,
+                    settings,
+                    verbs,
+                    this::command,
+                    (seq, frame) -> deliver(id, frame),
+                    degraded::increment,
+                    upgraded::increment,
+                    timedOut::increment);
+            PeerLink created = link;
+            Gauge.builder("eve.rdma.ring.open", () -> created.ringOpen ? 1 : 0)
+                    .description("1 while messages to the peer go through RDMA rings, else 0")
+                    .tag("node", Integer.toString(self))
+                    .tag("peer", Integer.toString(id))
+                    .register(meters);
             peers.put(id, link);
-            link.announce();
+            link.start();
         }
         return link;
     }
@@ -206,43 +441,48 @@ public final class RdmaTransport implements Transport {
         }
         Receiver current = receiver;
         if (current != null && !closed) {
-            current.onMessage(from, message);
+            try {
+                current.onMessage(from, message);
+            } catch (RuntimeException e) {
+                LOG.error("node {}: the receiver failed on a message from node {}", self, from, e);
+            }
         }
     }
 
     private void run() {
-        try {
-            loop();
-        } catch (RuntimeException | Error e) {
-            LOG.error("node {}: the RDMA transport thread failed; the transport stops", self, e);
-            closed = true;
+        BackoffIdle idle = new BackoffIdle(IDLE_SPINS, IDLE_YIELDS, MIN_PARK_NANOS, maxParkNanos);
+        while (!closed) {
+            try {
+                idle.idle(pass());
+            } catch (RuntimeException e) {
+                // A bug rather than a fabric error (those degrade their pair where they happen): keep serving.
+                LOG.error("node {}: the RDMA transport thread caught an error; it goes on", self, e);
+            }
         }
     }
 
-    private void loop() {
-        int idle = 0;
-        long park = 1_000;
-        while (!closed) {
-            boolean progress = false;
-            for (Runnable command = commands.poll(); command != null; command = commands.poll()) {
+    /** One pass over the commands and every peer; whether it did anything. */
+    private boolean pass() {
+        boolean progress = false;
+        for (Runnable command = commands.poll(); command != null; command = commands.poll()) {
+            try {
                 command.run();
-                progress = true;
+            } catch (RuntimeException e) {
+                LOG.error("node {}: an RDMA transport command failed", self, e);
             }
-            long now = System.nanoTime();
-            for (PeerLink link : peers.values()) {
+            progress = true;
+        }
+        long now = System.nanoTime();
+        for (PeerLink link : peers.values()) {
+            try {
                 progress |= link.poll(now);
-                link.drain();
-            }
-            if (progress) {
-                idle = 0;
-                park = 1_000;
-            } else if (++idle < SPINS_BEFORE_PARKING) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(park);
-                park = Math.min(park * 2, MAX_PARK_NANOS);
+                link.drain(now);
+            } catch (RuntimeException e) {
+                LOG.error("node {}: serving node {} failed", self, link.id, e);
+                link.degrade("serving node " + link.id + " failed: " + e, now);
             }
         }
+        return progress;
     }
 
     @Override
@@ -258,6 +498,14 @@ public final class RdmaTransport implements Transport {
             }
         }
         control.close();
+        verbs.shutdown();
+        try {
+            if (!verbs.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.warn("node {}: RDMA fabric calls still running after 5 s; closing anyway", self);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         peers.values().forEach(PeerLink::close);
         fabric.close();
     }
@@ -273,13 +521,13 @@ public final class RdmaTransport implements Transport {
         @Override
         public void onConnected(int peer, boolean framesLost) {
             if (framesLost) {
-                command(() -> peer(peer).resendByControl());
+                onPeer(peer, PeerLink::resendByControl);
             }
         }
 
         @Override
         public void onFrame(int from, ControlFrame frame) {
-            command(() -> peer(from).onFrame(frame));
+            onPeer(from, link -> link.onFrame(frame, System.nanoTime()));
         }
     }
 }

@@ -24,11 +24,32 @@ public interface RemoteRegion extends AutoCloseable {
      */
     CompletableFuture<Void> write(long offset, ByteBuffer source);
 
+    /**
+     * How many more writes may be posted now without overfilling the path's send queue (a queue pair's
+     * outstanding work requests); the ring waits, as for credit, when it needs more than this.
+     */
+    default int postSlots() {
+        return Integer.MAX_VALUE;
+    }
+
+    /** The largest write this path posts inline (the queue pair's {@code max_inline_data}); 0 for none. */
+    default int maxInline() {
+        return 0;
+    }
+
     /** Makes every posted write complete (or fail) without waiting for more writes. */
     void flush();
 
     /** Whether a write has failed; then nothing more goes through this path. */
-    boolean broken();
+    default boolean broken() {
+        return failure() != null;
+    }
+
+    /**
+     * The error that broke this path (for DiSNI the failed completion's status, e.g. {@code
+     * IBV_WC_RETRY_EXC_ERR}, or the failed post), or {@code null} while it works.
+     */
+    FabricException failure();
 
     @Override
     void close();

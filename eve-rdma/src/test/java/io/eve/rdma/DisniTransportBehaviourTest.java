@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.eve.transport.Transport;
 import io.eve.transport.TransportBehaviourSuite;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * The transport behaviour suite over real DiSNI, on machines where the probe passes (skipped elsewhere). The
@@ -27,5 +30,19 @@ class DisniTransportBehaviourTest extends TransportBehaviourSuite {
     @Override
     protected Transport node(int id) {
         return nodes.node(id);
+    }
+
+    @Test
+    void shouldCarryMessagesThroughTheRingsNotTheControlChannel() throws Exception {
+        List<Transport> opened = new ArrayList<>();
+        try {
+            RingDelivery.assertMessagesTravelThroughTheRing(nodes, id -> {
+                Transport transport = nodes.node(id);
+                opened.add(transport);
+                return transport;
+            });
+        } finally {
+            opened.forEach(Transport::close);
+        }
     }
 }

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /** Builds RDMA transports whose control channels listen on 127.0.0.1 ephemeral ports and find each other. */
@@ -17,15 +18,26 @@ final class RdmaNodes {
     private final IntFunction<OneSidedFabric> fabrics;
     private final int ringBytes;
     private final int maxEntryPayload;
+    private final Consumer<RdmaTransport.Builder> settings;
 
     RdmaNodes(IntFunction<OneSidedFabric> fabrics) {
         this(fabrics, 1 << 16, 1024);
     }
 
     RdmaNodes(IntFunction<OneSidedFabric> fabrics, int ringBytes, int maxEntryPayload) {
+        this(fabrics, ringBytes, maxEntryPayload, builder -> {});
+    }
+
+    /** With {@code settings} applied to every node's builder (timeouts, limits). */
+    RdmaNodes(
+            IntFunction<OneSidedFabric> fabrics,
+            int ringBytes,
+            int maxEntryPayload,
+            Consumer<RdmaTransport.Builder> settings) {
         this.fabrics = fabrics;
         this.ringBytes = ringBytes;
         this.maxEntryPayload = maxEntryPayload;
+        this.settings = settings;
     }
 
     RdmaTransport transport(int id) {
@@ -45,14 +57,15 @@ final class RdmaNodes {
 
     /** A transport that publishes its control address when started, and withdraws it when closed. */
     Transport node(int id) {
-        RdmaTransport transport = RdmaTransport.builder()
+        RdmaTransport.Builder builder = RdmaTransport.builder()
                 .self(id)
                 .listen(addresses.getOrDefault(id, new InetSocketAddress("127.0.0.1", 0)))
                 .peers(addresses::get)
                 .fabric(fabrics.apply(id))
                 .ringBytes(ringBytes)
-                .maxEntryPayload(maxEntryPayload)
-                .build();
+                .maxEntryPayload(maxEntryPayload);
+        settings.accept(builder);
+        RdmaTransport transport = builder.build();
         transports.put(id, transport);
         return new Transport() {
             @Override

@@ -56,6 +56,79 @@ class RdmaProbeTest {
     }
 
     @Test
+    void shouldAcceptALowLockedMemoryLimitWhenTheProcessHasCapIpcLock() throws IOException {
+        Files.createFile(dir.resolve(System.mapLibraryName("disni")));
+        Files.createDirectories(dir.resolve("infiniband/rxe0"));
+        RdmaProbe.Environment low = environment(true, true, true, 64 << 10);
+        assertThat(new RdmaProbe(low, 1 << 20).probe().failed())
+                .extracting(RdmaProbe.Check::name)
+                .containsExactly("memlock");
+        RdmaProbe.Environment root = new RdmaProbe.Environment() {
+            @Override
+            public boolean classPresent(String name) {
+                return low.classPresent(name);
+            }
+
+            @Override
+            public boolean sunNioChExported() {
+                return low.sunNioChExported();
+            }
+
+            @Override
+            public List<Path> libraryPath() {
+                return low.libraryPath();
+            }
+
+            @Override
+            public List<Path> otherLibraryDirs() {
+                return low.otherLibraryDirs();
+            }
+
+            @Override
+            public Path deviceDir() {
+                return low.deviceDir();
+            }
+
+            @Override
+            public OptionalLong lockedMemoryLimit() {
+                return low.lockedMemoryLimit();
+            }
+
+            @Override
+            public boolean canLockBeyondLimit() {
+                return true;
+            }
+
+            @Override
+            public String deepCheck() {
+                return low.deepCheck();
+            }
+        };
+        RdmaProbe.Result result = new RdmaProbe(root, 1 << 20).probe();
+        assertThat(result.available()).isTrue();
+        assertThat(result.checks())
+                .filteredOn(check -> check.name().equals("memlock"))
+                .singleElement()
+                .satisfies(check -> assertThat(check.detail()).contains("CAP_IPC_LOCK"));
+        assertThat(new RdmaProbe(environment(true, true, true, Long.MAX_VALUE), 1L << 40)
+                        .probe()
+                        .available())
+                .as("an unlimited RLIMIT_MEMLOCK is enough for any ring")
+                .isTrue();
+    }
+
+    @Test
+    void shouldReadCapIpcLockFromTheEffectiveCapabilities() {
+        assertThat(RdmaProbe.grantsIpcLock("Name:\tjava\nCapInh:\t0\nCapEff:\t000001ffffffffff\n"))
+                .isTrue();
+        assertThat(RdmaProbe.grantsIpcLock("CapPrm:\t0000000000004000\nCapEff:\t0000000000000000\n"))
+                .isFalse();
+        assertThat(RdmaProbe.grantsIpcLock("CapEff:\t0000000000004000")).isTrue();
+        assertThat(RdmaProbe.grantsIpcLock("CapEff:\tnot-hex")).isFalse();
+        assertThat(RdmaProbe.grantsIpcLock("Name:\tjava")).isFalse();
+    }
+
+    @Test
     void shouldPointAtTheDirectoryWhereLibdisniIsInstalledButNotOnThePath() throws IOException {
         Path installed = Files.createDirectories(dir.resolve("usr-local-lib"));
         Files.createFile(installed.resolve(System.mapLibraryName("disni")));

@@ -222,7 +222,7 @@ public final class EveReplica {
             ReplicaRuntime replica;
             try {
                 countClosedConnections(netty, meters);
-                Transport transport = ReplicaTransports.of(cluster, node, netty);
+                Transport transport = ReplicaTransports.of(cluster, node, netty, meters);
                 if (envelopes != null) {
                     AuthenticatingTransport authenticating = new AuthenticatingTransport(transport, envelopes);
                     FunctionCounter.builder("eve.auth.rejected", authenticating, AuthenticatingTransport::rejected)

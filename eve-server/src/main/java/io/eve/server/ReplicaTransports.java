@@ -11,6 +11,7 @@ import io.eve.transport.RoutedTransport;
 import io.eve.transport.Transport;
 import io.eve.transport.netty.NettyTransport;
 import io.eve.transport.netty.tls.TlsIdentity;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
@@ -54,8 +55,10 @@ final class ReplicaTransports {
 
     /**
      * @param netty the node's TCP transport, which clients use in every mode
+     * @param meters where an RDMA transport's meters go ({@code eve.rdma.degrades}, {@code
+     *     eve.rdma.upgrades}, {@code eve.rdma.ring.open}: served on {@code /metrics})
      */
-    static Transport of(ClusterConfig cluster, int node, NettyTransport netty) {
+    static Transport of(ClusterConfig cluster, int node, NettyTransport netty, MeterRegistry meters) {
         if (cluster.transport().equals("netty")) {
             return netty;
         }
@@ -79,6 +82,7 @@ final class ReplicaTransports {
                         .peers(control::get)
                         .fabric(fabric)
                         .maxFrameBytes(cluster.maxFrameBytes())
+                        .meterRegistry(meters)
                         .build(),
                 node,
                 new InetSocketAddress(self.host(), self.port()));

@@ -22,6 +22,7 @@ import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -53,6 +54,7 @@ public final class ControlChannel implements AutoCloseable {
     private final Listener listener;
     private final EventLoopGroup group;
     private final Map<Integer, Link> links = new ConcurrentHashMap<>();
+    private final Set<Channel> accepted = ConcurrentHashMap.newKeySet();
     private volatile Channel server;
     private volatile boolean closed;
 
@@ -103,6 +105,12 @@ public final class ControlChannel implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                        if (closed) {
+                            channel.close();
+                            return;
+                        }
+                        accepted.add(channel);
+                        channel.closeFuture().addListener(done -> accepted.remove(channel));
                         channel.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4));
                         channel.pipeline().addLast(new Inbound());
                     }
@@ -205,6 +213,19 @@ public final class ControlChannel implements AutoCloseable {
             framesLost = link.framesLost || link.channel != null;
             link.framesLost = false;
             link.channel = channel;
+            LOG.debug(
+                    "node {}: control connection to node {} at {} up ({} frames waiting, frames lost before: {})",
+                    self,
+                    peer,
+                    channel.remoteAddress(),
+                    link.pending.size(),
+                    framesLost);
+            channel.closeFuture()
+                    .addListener(closed -> LOG.debug(
+                            "node {}: control connection to node {} at {} closed",
+                            self,
+                            peer,
+                            channel.remoteAddress()));
             for (byte[] bytes = link.pending.poll(); bytes != null; bytes = link.pending.poll()) {
                 write(channel, bytes);
             }
@@ -245,11 +266,42 @@ public final class ControlChannel implements AutoCloseable {
         }
     }
 
+    /**
+     * Drops the connection to {@code peer}, if any, because it leads to a process that is gone: {@code peer}
+     * said hello from a new incarnation. Such a connection can stay open for a long while (nothing is read
+     * from it, and its end may never be closed: a machine that lost power, a process of the same JVM),
+     * and everything written into it is lost. The next frame to {@code peer} dials again, and that
+     * connection reports the frames lost ({@link Listener#onConnected}) so the transport resends them.
+     */
+    public void reconnect(int peer) {
+        Link link = links.get(peer);
+        if (link == null) {
+            return;
+        }
+        synchronized (link) {
+            if (link.channel == null) {
+                return;
+            }
+            LOG.debug(
+                    "node {}: dropping the control connection to node {} at {}",
+                    self,
+                    peer,
+                    link.channel.remoteAddress());
+            link.channel.close();
+            link.channel = null;
+            link.framesLost = true;
+        }
+    }
+
+    /** Stops listening and closes every connection, the accepted ones included, before the event loop stops. */
     @Override
     public void close() {
         closed = true;
         if (server != null) {
-            server.close();
+            server.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
+        }
+        for (Channel channel : accepted) {
+            channel.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
         }
         links.values().forEach(link -> {
             synchronized (link) {
@@ -273,6 +325,13 @@ public final class ControlChannel implements AutoCloseable {
                     throw new IllegalArgumentException("the first frame must be a hello, got " + decoded);
                 }
                 from = hello.node();
+                LOG.debug(
+                        "node {}: control connection from node {} ({}), incarnation {}, first seq {}",
+                        self,
+                        from,
+                        context.channel().remoteAddress(),
+                        hello.incarnation(),
+                        hello.firstSeq());
             }
             listener.onFrame(from, decoded);
         }

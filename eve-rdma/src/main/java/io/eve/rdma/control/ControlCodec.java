@@ -29,9 +29,9 @@ final class ControlCodec {
         }
         if (frame instanceof ControlFrame.Descriptor descriptor) {
             byte[] region = descriptor.region().encode();
-            return ByteBuffer.allocate(2 + region.length)
+            return ByteBuffer.allocate(9 + region.length)
                     .put(DESCRIPTOR)
-                    .put((byte) (descriptor.wantReply() ? 1 : 0))
+                    .putLong(descriptor.generation())
                     .put(region)
                     .array();
         }
@@ -45,8 +45,13 @@ final class ControlCodec {
         if (frame instanceof ControlFrame.Ack ack) {
             return ByteBuffer.allocate(9).put(ACK).putLong(ack.seq()).array();
         }
-        byte[] reason = ((ControlFrame.Degrade) frame).reason().getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(1 + reason.length).put(DEGRADE).put(reason).array();
+        ControlFrame.Degrade degrade = (ControlFrame.Degrade) frame;
+        byte[] reason = degrade.reason().getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(9 + reason.length)
+                .put(DEGRADE)
+                .putLong(degrade.generation())
+                .put(reason)
+                .array();
     }
 
     static ControlFrame decode(ByteBuffer in) {
@@ -59,9 +64,9 @@ final class ControlCodec {
                 need(in, 20, "hello");
                 return new ControlFrame.Hello(in.getInt(), in.getLong(), in.getLong());
             case DESCRIPTOR:
-                need(in, 1, "descriptor");
-                boolean wantReply = in.get() != 0;
-                return new ControlFrame.Descriptor(RegionDescriptor.decode(in), wantReply);
+                need(in, 8, "descriptor");
+                long generation = in.getLong();
+                return new ControlFrame.Descriptor(RegionDescriptor.decode(in), generation);
             case DATA:
                 need(in, 8, "data");
                 long seq = in.getLong();
@@ -72,9 +77,11 @@ final class ControlCodec {
                 need(in, 8, "ack");
                 return new ControlFrame.Ack(in.getLong());
             case DEGRADE:
+                need(in, 8, "degrade");
+                long degraded = in.getLong();
                 byte[] reason = new byte[in.remaining()];
                 in.get(reason);
-                return new ControlFrame.Degrade(new String(reason, StandardCharsets.UTF_8));
+                return new ControlFrame.Degrade(degraded, new String(reason, StandardCharsets.UTF_8));
             default:
                 throw new IllegalArgumentException("unknown control frame type " + type);
         }

@@ -1,6 +1,5 @@
 package io.eve.rdma.disni;
 
-import com.ibm.disni.RdmaActiveEndpointGroup;
 import com.ibm.disni.RdmaServerEndpoint;
 import com.ibm.disni.verbs.IbvMr;
 import io.eve.rdma.FabricException;
@@ -19,6 +18,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,22 +28,34 @@ import org.slf4j.LoggerFactory;
  * the server endpoint's protection domain, which DiSNI shares per device, so every accepted connection can
  * write them; each peer gets its own registration (its own rkey), and revoking deregisters it, after which
  * the peer's next write completes with {@code IBV_WC_REM_ACCESS_ERR}. DiSNI's {@code connect} can block
- * forever, so it runs under a timeout. Loaded by name only after the probe passed; starts on first use.
+ * forever, so it runs under a timeout. Loaded by name only after the probe passed; starts (binds) on first
+ * use, and tries again on the next use if that failed.
+ *
+ * <p>Queue pairs and connections come from {@link RingEndpointGroup}: {@value #MAX_INLINE} bytes of inline
+ * data asked for (none posted if the device refuses), retry counts of 7, a send queue of {@value
+ * #SEND_QUEUE_DEPTH} work requests of which every {@value #SIGNAL_INTERVAL}th is signalled, and one
+ * completion queue with room for the send queues of {@code maxPeers} outgoing endpoints. Every call here
+ * may block (registration, connect, deregistration): the transport makes them off its polling thread.
+ * The accept loop survives failed and empty accepts.
  *
  * <p>Thread-safe.
  */
 public final class DisniFabric implements OneSidedFabric {
     private static final Logger LOG = LoggerFactory.getLogger(DisniFabric.class);
     private static final int TIMEOUT_MILLIS = 2_000;
-    private static final int MAX_WORK_REQUESTS = 256;
-    private static final int SIGNAL_INTERVAL = MAX_WORK_REQUESTS / 4;
+    private static final int SEND_QUEUE_DEPTH = 256;
+    private static final int SIGNAL_INTERVAL = SEND_QUEUE_DEPTH / 4;
     private static final int MAX_INLINE = 64;
+    private static final int DEFAULT_MAX_PEERS = 32;
+    private static final long ACCEPT_RETRY_MILLIS = 100;
 
     private final int self;
     private final InetSocketAddress address;
+    private final int maxPeers;
     private final Map<Integer, IbvMr> registrations = new ConcurrentHashMap<>();
     private final Map<Integer, RingEndpoint> accepted = new ConcurrentHashMap<>();
-    private RdmaActiveEndpointGroup<RingEndpoint> group;
+    private final AtomicInteger nextAccepted = new AtomicInteger();
+    private RingEndpointGroup group;
     private RdmaServerEndpoint<RingEndpoint> server;
     private ExecutorService connector;
     private long epoch;
@@ -50,45 +63,106 @@ public final class DisniFabric implements OneSidedFabric {
 
     /** A fabric whose connection manager listens on {@code address}, the IPv4 address of an RDMA NIC. */
     public DisniFabric(int self, InetSocketAddress address) {
+        this(self, address, DEFAULT_MAX_PEERS);
+    }
+
+    /** As above, with the completion queue sized for {@code maxPeers} outgoing connections. */
+    public DisniFabric(int self, InetSocketAddress address, int maxPeers) {
+        if (maxPeers < 1) {
+            throw new IllegalArgumentException("maxPeers must be at least 1, got " + maxPeers);
+        }
         this.self = self;
         this.address = address;
+        this.maxPeers = maxPeers;
     }
 
     private synchronized void start() {
+        if (closed) {
+            throw new FabricException("node " + self + ": the DiSNI fabric is closed");
+        }
         if (group != null) {
             return;
         }
+        RingEndpointGroup created = null;
         try {
-            RdmaActiveEndpointGroup<RingEndpoint> created =
-                    new RdmaActiveEndpointGroup<>(TIMEOUT_MILLIS, false, MAX_WORK_REQUESTS, 1, MAX_WORK_REQUESTS * 2);
-            created.init((id, serverSide) -> new RingEndpoint(created, id, serverSide));
-            server = created.createServerEndpoint();
-            server.bind(address, 64);
+            // Both directions of every pair end on this device's one completion queue: room for every
+            // outgoing queue pair's whole send queue, and the accepted ones' (which post nothing).
+            created = new RingEndpointGroup(
+                    TIMEOUT_MILLIS, SEND_QUEUE_DEPTH, SEND_QUEUE_DEPTH * maxPeers + 2 * maxPeers, MAX_INLINE);
+            RingEndpointGroup owner = created;
+            created.init((id, serverSide) -> new RingEndpoint(owner, id, serverSide));
+            RdmaServerEndpoint<RingEndpoint> bound = created.createServerEndpoint();
+            bound.bind(address, 64);
+            server = bound;
             group = created;
         } catch (Exception e) {
-            throw new FabricException("node " + self + " cannot listen for RDMA connections on " + address, e);
+            closeGroup(created);
+            throw new FabricException(
+                    "node " + self + " cannot listen for RDMA connections on " + address + ": " + e, e);
         }
         connector = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "disni-" + self);
             thread.setDaemon(true);
             return thread;
         });
-        connector.execute(this::acceptLoop);
+        RdmaServerEndpoint<RingEndpoint> listening = server;
+        connector.execute(() -> acceptLoop(listening::accept, () -> closed, this::accepted, self));
         LOG.info("node {}: DiSNI fabric listening on {}", self, address);
     }
 
-    private void acceptLoop() {
-        int next = 0;
-        while (!closed) {
+    private void closeGroup(RingEndpointGroup created) {
+        if (created == null) {
+            return;
+        }
+        try {
+            created.close();
+        } catch (IOException e) {
+            LOG.debug("node {}: closing a group that failed to bind: {}", self, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** DiSNI's blocking accept, as the accept loop calls it. */
+    @FunctionalInterface
+    interface Acceptor<T> {
+        T accept() throws IOException;
+    }
+
+    /**
+     * Accepts until {@code closed}: a {@code null} endpoint (DiSNI's accept returns one on a spurious
+     * wake-up) is skipped, and an {@link IOException} is logged and followed by a short pause, never the end
+     * of accepting. Each endpoint goes to {@code onAccepted}.
+     */
+    static <T> void acceptLoop(
+            Acceptor<T> acceptor, java.util.function.BooleanSupplier closed, Consumer<T> onAccepted, int self) {
+        while (!closed.getAsBoolean()) {
+            T endpoint;
             try {
-                accepted.put(next++, server.accept());
-            } catch (IOException e) {
-                if (!closed) {
-                    LOG.warn("node {}: accepting an RDMA connection failed: {}", self, e.toString());
+                endpoint = acceptor.accept();
+            } catch (IOException | RuntimeException e) {
+                if (closed.getAsBoolean()) {
+                    return;
                 }
-                return;
+                LOG.warn("node {}: accepting an RDMA connection failed, accepting again: {}", self, e.toString());
+                try {
+                    Thread.sleep(ACCEPT_RETRY_MILLIS);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                continue;
+            }
+            if (endpoint != null) {
+                onAccepted.accept(endpoint);
             }
         }
+    }
+
+    private void accepted(RingEndpoint endpoint) {
+        // Peers reconnect on every new ring generation: forget the connections they closed.
+        accepted.values().removeIf(RingEndpoint::isClosed);
+        accepted.put(nextAccepted.getAndIncrement(), endpoint);
     }
 
     @Override
@@ -134,11 +208,12 @@ public final class DisniFabric implements OneSidedFabric {
         try {
             IbvMr mr = endpoint.registerMemory(staging).execute().free().getMr();
             DisniRemoteRegion region =
-                    new DisniRemoteRegion(peer, endpoint, remote, staging, mr, SIGNAL_INTERVAL, MAX_INLINE);
+                    new DisniRemoteRegion(peer, endpoint, remote, staging, mr, SIGNAL_INTERVAL, endpoint.maxInline());
             endpoint.attach(region);
             return region;
         } catch (IOException e) {
-            throw new FabricException("registering the staging buffer for node " + peer + " failed", e);
+            closeQuietly(endpoint);
+            throw new FabricException("registering the staging buffer for node " + peer + " failed: " + e, e);
         }
     }
 

@@ -8,15 +8,25 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A write path over one DiSNI reliable connection. Bytes are staged in a registered mirror of the peer's
  * region at the same offset, so a write's source stays untouched until it completes (the ring never rewrites
- * bytes the peer has not consumed; small writes go inline anyway).
+ * bytes the peer has not consumed; small writes go inline, up to the queue pair's {@code max_inline_data}).
+ *
+ * <p>Every posted work request counts against the send queue until a signalled completion covers it:
+ * {@link #postSlots()} tells the ring how many more it may post, so a post never fails for a full send
+ * queue. Closing waits (bounded) for outstanding writes, closes the endpoint, and only then deregisters the
+ * staging buffer the queue pair may still read.
  *
  * <p>Writes come from one thread; completions from DiSNI's completion thread.
  */
 final class DisniRemoteRegion implements RemoteRegion {
+    private static final Logger LOG = LoggerFactory.getLogger(DisniRemoteRegion.class);
+    private static final long CLOSE_WAIT_NANOS = 1_000_000_000L;
+
     private final int peer;
     private final RingEndpoint endpoint;
     private final RegionDescriptor descriptor;
@@ -58,9 +68,23 @@ final class DisniRemoteRegion implements RemoteRegion {
 
     @Override
     public void flush() {
-        if (signals.unsignaled() > 0) {
+        if (signals.unsignaled() > 0 && endpoint.sendQueueDepth() - pending.outstanding() > 0) {
             post(0, 0, signals.next(true));
         }
+    }
+
+    /**
+     * Work requests that may still be posted: the send queue's depth less those posted and not yet covered
+     * by a completion, less one kept for the signalled write of a {@link #flush()}.
+     */
+    @Override
+    public int maxInline() {
+        return Math.min(maxInline, endpoint.maxInline());
+    }
+
+    @Override
+    public int postSlots() {
+        return Math.max(0, endpoint.sendQueueDepth() - pending.outstanding() - 1);
     }
 
     private CompletableFuture<Void> post(long offset, int length, boolean signaled) {
@@ -78,7 +102,7 @@ final class DisniRemoteRegion implements RemoteRegion {
                             descriptor.address() + offset,
                             descriptor.rkey(),
                             signaled,
-                            maxInline)))
+                            Math.min(maxInline, endpoint.maxInline()))))
                     .execute()
                     .free();
         } catch (IOException e) {
@@ -96,19 +120,36 @@ final class DisniRemoteRegion implements RemoteRegion {
     }
 
     @Override
-    public boolean broken() {
-        return pending.failure() != null;
+    public FabricException failure() {
+        return pending.failure();
     }
 
     @Override
     public void close() {
+        // The queue pair may still read the staging buffer for outstanding writes: let them complete (or
+        // fail) first, close the endpoint, and deregister the buffer last.
+        flush();
+        long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
+        while (pending.outstanding() > 0 && pending.failure() == null && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         try {
-            endpoint.deregisterMemory(stagingMr);
             endpoint.close();
         } catch (IOException e) {
             pending.failAll(new FabricException("closing the connection to node " + peer + " failed", e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        pending.failAll(new FabricException("the write path to node " + peer + " was closed"));
+        try {
+            endpoint.deregisterMemory(stagingMr);
+        } catch (IOException e) {
+            LOG.warn("deregistering the staging buffer of node {} failed: {}", peer, e.toString());
         }
     }
 }

@@ -31,6 +31,16 @@ public final class InMemoryFabric implements AutoCloseable {
     private final List<Piece> deferred = Collections.synchronizedList(new ArrayList<>());
     private final AtomicInteger keys = new AtomicInteger(0x1000);
     private volatile WriteFaults faults = WriteFaults.NONE;
+    private volatile boolean refuseInline;
+    private volatile boolean failPosts;
+    private volatile boolean failRegistrations;
+    private volatile long connectTimeoutMillis;
+    private volatile boolean refuseAccepts;
+    private final Object hung = new Object();
+    private boolean hangConnects;
+
+    /** The largest write a queue pair of this fabric takes inline, as a device reports {@code max_inline_data}. */
+    public static final int INLINE_LIMIT = 64;
 
     private record Registration(ByteBuffer buffer, int rkey, long epoch) {}
 
@@ -39,6 +49,77 @@ public final class InMemoryFabric implements AutoCloseable {
 
     public void faults(WriteFaults faults) {
         this.faults = faults == null ? WriteFaults.NONE : faults;
+    }
+
+    /**
+     * While on, posting a write of 1 to {@value #INLINE_LIMIT} bytes (one DiSNI would post inline) fails at
+     * once, as {@code ibv_post_send} does with {@code EINVAL} when a queue pair was created without room
+     * for inline data; the path breaks.
+     */
+    public void refuseInline(boolean on) {
+        this.refuseInline = on;
+    }
+
+    /** While on, posting any write fails at once ({@code ENOMEM}, the send queue is full); the path breaks. */
+    public void failPosts(boolean on) {
+        this.failPosts = on;
+    }
+
+    /** While on, registering memory fails ({@code ibv_reg_mr}: {@code ENOMEM}, the locked-memory limit). */
+    public void failRegistrations(boolean on) {
+        this.failRegistrations = on;
+    }
+
+    /**
+     * While positive, opening a write path blocks the caller this many milliseconds and then fails, as a
+     * DiSNI {@code connect} to a peer whose connection manager does not answer times out.
+     */
+    public void connectTimeouts(long millis) {
+        this.connectTimeoutMillis = Math.max(0, millis);
+    }
+
+    /**
+     * While on, opening a write path fails because the owner's accept gave no endpoint (DiSNI's {@code
+     * accept()} returns {@code null} on a spurious wake-up), so the connection is never established.
+     */
+    public void refuseAccepts(boolean on) {
+        this.refuseAccepts = on;
+    }
+
+    /**
+     * While on, opening a write path neither completes nor fails: the caller blocks until {@link #heal} (or
+     * this method with {@code false}, or {@link #close}), as a connect whose connection manager events never
+     * arrive; then the open goes on as the fabric allows at that moment.
+     */
+    public void hangConnects(boolean on) {
+        synchronized (hung) {
+            hangConnects = on;
+            hung.notifyAll();
+        }
+    }
+
+    private void awaitConnectsReleased() {
+        synchronized (hung) {
+            while (hangConnects) {
+                try {
+                    hung.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new FabricException("interrupted while connecting (connects hang)");
+                }
+            }
+        }
+    }
+
+    /** Clears every fault: write placement, posts, registrations, connects and accepts work again. */
+    public void heal() {
+        hangConnects(false);
+        faults = WriteFaults.NONE;
+        refuseInline = false;
+        failPosts = false;
+        failRegistrations = false;
+        connectTimeoutMillis = 0;
+        refuseAccepts = false;
     }
 
     /** The fabric as node {@code id} sees it. */
@@ -86,6 +167,7 @@ public final class InMemoryFabric implements AutoCloseable {
 
     @Override
     public void close() {
+        hangConnects(false);
         registrations.clear();
         deferred.clear();
     }
@@ -113,6 +195,10 @@ public final class InMemoryFabric implements AutoCloseable {
             if (!region.isDirect()) {
                 throw new IllegalArgumentException("a registered region must be a direct buffer");
             }
+            if (failRegistrations) {
+                throw new FabricException("registering " + region.capacity() + " bytes of node " + id + " for node "
+                        + peer + " failed: ibv_reg_mr returned ENOMEM (is the locked-memory limit high enough?)");
+            }
             int rkey = keys.incrementAndGet();
             registrations.put(key(id, peer), new Registration(region, rkey, rkey));
             return new RegionDescriptor("mem:" + id, 0, region.capacity(), rkey, rkey);
@@ -125,6 +211,21 @@ public final class InMemoryFabric implements AutoCloseable {
 
         @Override
         public RemoteRegion open(int peer, RegionDescriptor remote) {
+            awaitConnectsReleased();
+            long timeout = connectTimeoutMillis;
+            if (timeout > 0) {
+                try {
+                    Thread.sleep(timeout);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new FabricException(
+                        "connecting node " + id + " to node " + peer + " timed out after " + timeout + " ms");
+            }
+            if (refuseAccepts) {
+                throw new FabricException("node " + peer + " accepted no endpoint for node " + id
+                        + " (accept returned null); the connection was not established");
+            }
             return new Path(id, peer, remote);
         }
 
@@ -165,6 +266,18 @@ public final class InMemoryFabric implements AutoCloseable {
                         "write flushed: the path to node " + owner + " broke earlier (" + broken.getMessage() + ")"));
                 return done;
             }
+            if (failPosts) {
+                return fail(
+                        done,
+                        new FabricException("posting a write of " + bytes.length + " bytes to node " + owner
+                                + " failed: ibv_post_send returned ENOMEM (the send queue is full)"));
+            }
+            if (refuseInline && bytes.length > 0 && bytes.length <= INLINE_LIMIT) {
+                return fail(
+                        done,
+                        new FabricException("posting an inline write of " + bytes.length + " bytes to node " + owner
+                                + " failed: ibv_post_send returned EINVAL (above the queue pair's max_inline_data)"));
+            }
             Registration target = registrations.get(key(owner, writer));
             if (target == null || target.rkey() != descriptor.rkey()) {
                 return fail(
@@ -199,8 +312,9 @@ public final class InMemoryFabric implements AutoCloseable {
                 case DROP ->
                     fail(
                             done,
-                            new FabricException("node " + owner + " did not acknowledge a write of node " + writer
-                                    + " (transport retry count exceeded)"));
+                            new FabricException(
+                                    "node " + owner + " stopped answering: IBV_WC_RETRY_EXC_ERR (a write of node "
+                                            + writer + " exhausted the transport retry count)"));
                 case CRASH -> {
                     place(target, offset, bytes, 0, prefix);
                     crashed.add(writer);
@@ -225,11 +339,16 @@ public final class InMemoryFabric implements AutoCloseable {
         }
 
         @Override
+        public int maxInline() {
+            return INLINE_LIMIT;
+        }
+
+        @Override
         public void flush() {}
 
         @Override
-        public boolean broken() {
-            return broken != null;
+        public FabricException failure() {
+            return broken;
         }
 
         @Override

@@ -88,7 +88,7 @@ public final class RingReader {
     public void publishCredit(RemoteRegion sender, long acked, boolean idle, boolean refresh) {
         boolean moved = head != publishedHead || acked != publishedAcked;
         boolean enough = head - publishedHead >= layout.ringBytes() / 4;
-        if (!(enough || (idle && moved) || refresh)) {
+        if (!(enough || (idle && moved) || refresh) || sender.postSlots() < 1) {
             return;
         }
         sender.write(RingLayout.CREDIT_OFFSET, RingLayout.credit(head, acked));

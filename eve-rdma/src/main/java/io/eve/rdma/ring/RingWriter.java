@@ -1,6 +1,5 @@
 package io.eve.rdma.ring;
 
-import io.eve.rdma.FabricException;
 import io.eve.rdma.RemoteRegion;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -31,7 +30,8 @@ public final class RingWriter {
     /**
      * Appends an entry carrying {@code msgSeq} and {@code payload[offset, offset + length)} if credit allows.
      *
-     * @return false when out of credit (retry after the peer consumes); nothing is written then
+     * @return false when out of credit (retry after the peer consumes) or the path's send queue is full
+     *     (retry after completions); nothing is written then
      * @throws IllegalArgumentException if the payload exceeds the layout's maximum
      */
     public boolean tryAppend(long msgSeq, byte[] payload, int offset, int length) {
@@ -44,7 +44,7 @@ public final class RingWriter {
         int remaining = ringBytes - index;
         int size = RingLayout.entrySize(length);
         int skip = remaining < RingLayout.MIN_ENTRY || size > remaining ? remaining : 0;
-        if (!hasRoom(skip + size)) {
+        if (!hasRoom(skip + size) || remote.postSlots() < 2) {
             return false;
         }
         if (skip >= RingLayout.MIN_ENTRY) {
@@ -75,13 +75,22 @@ public final class RingWriter {
         return tail - credit.consumed();
     }
 
-    /** The first failure of a write, or {@code null}: then the path is broken. */
+    /**
+     * The first failure of a write, or {@code null}: then the path is broken. It is the fabric's own error
+     * (a failed completion's status such as {@code IBV_WC_RETRY_EXC_ERR}, or a refused post), whichever of
+     * this writer's futures or the path reported it first.
+     */
     public Throwable failure() {
         Throwable cause = failure;
-        if (cause == null && remote.broken()) {
-            return new FabricException("the write path to the peer is broken");
+        return cause != null ? unwrap(cause) : remote.failure();
+    }
+
+    private static Throwable unwrap(Throwable cause) {
+        Throwable inner = cause;
+        while (inner instanceof java.util.concurrent.CompletionException && inner.getCause() != null) {
+            inner = inner.getCause();
         }
-        return cause;
+        return inner;
     }
 
     public void flush() {

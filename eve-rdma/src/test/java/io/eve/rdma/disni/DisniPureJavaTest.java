@@ -6,11 +6,53 @@ import com.ibm.disni.verbs.IbvSendWR;
 import com.ibm.disni.verbs.IbvWC;
 import io.eve.rdma.FabricException;
 import io.eve.rdma.RemoteAccessException;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
-/** The parts of the DiSNI fabric that need no natives: work requests, signalling, completions. */
+/**
+ * The parts of the DiSNI fabric that need no natives: work requests, signalling, completions, connection
+ * parameters and the accept loop.
+ */
 class DisniPureJavaTest {
+
+    @Test
+    void shouldConnectWithSevenRetriesForLostAndNotReadyPackets() throws Exception {
+        com.ibm.disni.verbs.RdmaConnParam param = ConnectionParameters.forRings();
+        assertThat(param.getRetry_count()).isEqualTo((byte) 7);
+        assertThat(param.getRnr_retry_count()).isEqualTo((byte) 7);
+    }
+
+    @Test
+    void shouldKeepAcceptingAfterAFailedAndAnEmptyAccept() {
+        // DiSNI's accept: an IOException, a spurious wake-up (null), two endpoints, then the fabric closes.
+        Queue<Object> script = new ArrayDeque<>(List.of("failure", "null", "first", "second"));
+        List<String> accepted = new CopyOnWriteArrayList<>();
+        DisniFabric.acceptLoop(
+                () -> {
+                    Object next = script.poll();
+                    if ("failure".equals(next)) {
+                        throw new IOException("rdma_get_cm_event failed");
+                    }
+                    return "null".equals(next) ? null : (String) next;
+                },
+                script::isEmpty,
+                accepted::add,
+                7);
+        assertThat(accepted).containsExactly("first", "second");
+    }
+
+    @Test
+    void shouldNotInlineAboveTheQueuePairsLimit() {
+        IbvSendWR refused = WorkRequests.write(3, 0, 48, 1, 0, 2, false, 0);
+        assertThat(refused.getSend_flags() & IbvSendWR.IBV_SEND_INLINE).isZero();
+        IbvSendWR large = WorkRequests.write(4, 0, 65, 1, 0, 2, false, 64);
+        assertThat(large.getSend_flags() & IbvSendWR.IBV_SEND_INLINE).isZero();
+    }
 
     @Test
     void shouldBuildAnRdmaWriteWorkRequest() {

@@ -18,14 +18,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code java -cp eve-server.jar:... io.eve.server.launch.Launcher replica|client ...}: runs any application as
- * a replica process, or its client command (docs/cli.md, docs/tutorial.md).
+ * {@code java -cp eve-server.jar:... io.eve.server.launch.Launcher replica|client|rdma-check ...}: runs any
+ * application as a replica process, or its client command (docs/cli.md, docs/tutorial.md), or the RDMA
+ * self-check (docs/rdma.md).
  */
 @Command(
         name = "eve",
         mixinStandardHelpOptions = true,
         description = "Run a replica of any application, or its client command.",
-        subcommands = {Launcher.ReplicaProcess.class, Launcher.ClientProcess.class})
+        subcommands = {Launcher.ReplicaProcess.class, Launcher.ClientProcess.class, RdmaCheckCommand.class})
 public final class Launcher {
 
     public static void main(String[] args) {

@@ -1,6 +1,7 @@
 package io.eve.samples.cli;
 
 import io.eve.server.launch.Launcher;
+import io.eve.server.launch.RdmaCheckCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -34,6 +35,7 @@ public final class EveKv implements Runnable {
         CommandLine commandLine = new CommandLine(new EveKv());
         // Any application's client command (docs/tutorial.md), as the launcher of eve-server runs it.
         commandLine.addSubcommand("app-client", new Launcher.ClientProcess());
+        commandLine.addSubcommand("rdma-check", new RdmaCheckCommand());
         commandLine.setExecutionExceptionHandler((failure, command, parsed) -> {
             command.getErr().println("error: " + failure.getMessage());
             return 1;

@@ -1,0 +1,59 @@
+package io.eve.rdma;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * How the transport's thread waits when a pass found no work (modelled on Agrona's {@code
+ * BackoffIdleStrategy}): it spins {@code spins} times, then yields {@code yields} times, then parks for a
+ * pause that doubles from {@code minParkNanos} up to {@code maxParkNanos}. Any work resets it. A ring
+ * entry cannot wake a parked thread (one-sided writes raise no event), so the longest pause bounds the
+ * latency an idle pair adds; sends wake the thread at once ({@link LockSupport#unpark}).
+ *
+ * <p>Not thread-safe: one thread idles with it.
+ */
+final class BackoffIdle {
+    private final int spins;
+    private final int yields;
+    private final long minParkNanos;
+    private final long maxParkNanos;
+    private int idlePasses;
+    private long parkNanos;
+
+    BackoffIdle(int spins, int yields, long minParkNanos, long maxParkNanos) {
+        if (spins < 0 || yields < 0 || minParkNanos < 1 || maxParkNanos < minParkNanos) {
+            throw new IllegalArgumentException("idle strategy needs spins, yields >= 0 and 1 <= minPark <= maxPark,"
+                    + " got " + spins + ", " + yields + ", " + minParkNanos + ", " + maxParkNanos);
+        }
+        this.spins = spins;
+        this.yields = yields;
+        this.minParkNanos = minParkNanos;
+        this.maxParkNanos = maxParkNanos;
+        this.parkNanos = minParkNanos;
+    }
+
+    /** Waits after a pass that did {@code work} units of work (none waits longer each time; any resets). */
+    void idle(boolean work) {
+        if (work) {
+            idlePasses = 0;
+            parkNanos = minParkNanos;
+            return;
+        }
+        int pass = idlePasses;
+        if (pass < Integer.MAX_VALUE) {
+            idlePasses = pass + 1;
+        }
+        if (pass < spins) {
+            Thread.onSpinWait();
+        } else if (pass < spins + yields) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(parkNanos);
+            parkNanos = Math.min(parkNanos * 2, maxParkNanos);
+        }
+    }
+
+    /** The pause the next park would take, in nanoseconds (for status). */
+    long nextParkNanos() {
+        return parkNanos;
+    }
+}
