@@ -41,6 +41,9 @@ final class ExtraProtection {
 
     private final ExtraProtectionConfig settings;
     private final long probeWaitNanos;
+    /** How late the last token comes after the quorum, over the batches where all came (decision 0028). */
+    private final LatencyEstimate lastTokenLag;
+
     private final int replicas;
     private final int quorum;
     private final String name;
@@ -66,6 +69,8 @@ final class ExtraProtection {
     ExtraProtection(QuorumConfig config) {
         this.settings = config.extraProtection();
         this.probeWaitNanos = config.viewTimeoutNanos() / 2;
+        this.lastTokenLag = new LatencyEstimate(
+                settings.waitNanos(), Math.max(settings.waitNanos(), config.viewTimeoutNanos() / 4), 0, 1);
         this.replicas = config.executionCount();
         this.quorum = config.verifyQuorum();
         this.name = "verifier " + config.self();
@@ -107,6 +112,10 @@ final class ExtraProtection {
         }
         if (batch.tokens.putIfAbsent(replica, token) != null) {
             return;
+        }
+        if (batch.quorumToken != null && batch.tokens.size() == replicas && !mismatched(batch)) {
+            // Also for a batch already judged late: the estimate must learn how late tokens really come.
+            lastTokenLag.sample(now - batch.quorumAt);
         }
         if (batch.quorumToken == null && countMatching(batch, token) >= quorum) {
             batch.quorumToken = token;
@@ -227,9 +236,13 @@ final class ExtraProtection {
         return now - batch.quorumAt > wait ? false : null;
     }
 
-    /** The wait, doubled for every rollback in this stay in the mode that a late token rather than a wrong one caused. */
-    private long waitNanos() {
-        return settings.waitNanos() << slowness;
+    /**
+     * The wait: the configured one, doubled for every rollback in this stay in the mode that a late token rather
+     * than a wrong one caused, or the estimate of how late the last token comes (mean plus four deviations,
+     * at most a quarter of the view timeout), whichever is longer.
+     */
+    long waitNanos() {
+        return Math.max(settings.waitNanos() << slowness, lastTokenLag.timeoutNanos());
     }
 
     private static boolean mismatched(Batch batch) {
