@@ -88,6 +88,10 @@ public final class ExecutionReplica {
 
     private final java.util.SplittableRandom random;
     private long jitter;
+    /** How long a batch takes from its execution here to its commit (decision 0028). */
+    private final LatencyEstimate commitLatency;
+    /** When this replica sent the {@code Verify} of each executed batch not yet committed. */
+    private final NavigableMap<Long, Long> verifiedAt = new TreeMap<>();
     /** Clients told who the primary of this view is (at most once each per view). */
     private final java.util.Set<Long> toldPrimary = new java.util.HashSet<>();
 
@@ -142,6 +146,8 @@ public final class ExecutionReplica {
         this.name = "execution replica " + self;
         this.dispatcher = new Dispatcher(config, seeds, this::send);
         this.progressGap = new LatencyEstimate(config.viewTimeoutNanos(), config.viewTimeoutNanos() << 6, 0, 1);
+        this.commitLatency = new LatencyEstimate(
+                config.retransmitNanos(), Math.max(config.retransmitNanos(), config.viewTimeoutNanos() / 2), 0, 1);
         this.random = new java.util.SplittableRandom(0x5DEECE66DL * (self + 1));
         this.jitter = random.nextLong(Math.max(1, config.viewTimeoutNanos() / 4));
         if (recovered != null && recovered.seq() > 0) {
@@ -227,7 +233,7 @@ public final class ExecutionReplica {
         if (isPrimary()) {
             dispatcher.onTick(nowNanos, wallMillis);
         }
-        if (now - lastRetransmit >= config.retransmitNanos()) {
+        if (now - lastRetransmit >= retransmitNanos()) {
             lastRetransmit = now;
             retransmit();
         }
@@ -249,6 +255,7 @@ public final class ExecutionReplica {
         executed.put(outcome.seq(), outcome);
         mine.put(outcome.seq(), outcome.token());
         held.add(outcome.seq());
+        verifiedAt.put(outcome.seq(), now);
         sendVerify(outcome.token());
         evaluateAgreed();
     }
@@ -318,6 +325,15 @@ public final class ExecutionReplica {
                 waitingSince.put(key, now);
             }
         }
+    }
+
+    /**
+     * How often this replica sends again what may have been lost (decision 0028): the configured period, or the
+     * estimate of how long its batches take to commit if that is longer (at most half the configured view
+     * timeout), so that a slow cluster is not loaded further with copies of what is merely slow.
+     */
+    long retransmitNanos() {
+        return commitLatency.timeoutNanos();
     }
 
     private boolean isProcess(int id) {
@@ -429,7 +445,7 @@ public final class ExecutionReplica {
         for (Map.Entry<Long, Executed> entry : executed.entrySet()) {
             sendVerify(entry.getValue().token());
         }
-        if (isPrimary() && now - lastCommitAt >= config.retransmitNanos()) {
+        if (isPrimary() && now - lastCommitAt >= retransmitNanos()) {
             for (Dispatcher.Dispatched dispatched : dispatcher.inFlight()) {
                 ExecuteBatch message = new ExecuteBatch(view, 0, dispatched.batch(), dispatched.sequential());
                 for (int replica : config.executionReplicas()) {
@@ -532,6 +548,11 @@ public final class ExecutionReplica {
                 actions.release(reply);
             }
         }
+        Long sentAt = verifiedAt.get(seq);
+        if (sentAt != null) {
+            commitLatency.sample(now - sentAt);
+        }
+        verifiedAt.headMap(seq, true).clear();
         executed.headMap(seq, true).clear();
         received.headMap(seq, true).clear();
         mine.headMap(seq, false).clear();
@@ -556,6 +577,7 @@ public final class ExecutionReplica {
         transferTarget = target;
         transferBase = stageStable;
         executed.clear();
+        verifiedAt.clear();
         mine.tailMap(stable, false).clear();
         held.clear();
         received.clear();
@@ -655,6 +677,7 @@ public final class ExecutionReplica {
         nextViewBuffer.clear();
         received.clear();
         executed.tailMap(start.seq(), false).clear();
+        verifiedAt.tailMap(start.seq(), false).clear();
         long seq = start.seq();
         Token own = seq == stable ? stableToken : mine.get(seq);
         boolean holds = seq == stageStable || held.contains(seq);

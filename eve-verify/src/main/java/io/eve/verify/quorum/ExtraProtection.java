@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * batch the rollback discarded) must not end the protection (issue 21). Entering it again then takes
  * twice as many clean batches as the time before (at most 64 times {@code k}), until a probe matches again,
  * so that a replica that is slow rather than buggy costs a view change ever more rarely. For the same
- * reason each rollback that a missing token (not a wrong one) caused doubles the wait, up to 16 times, until
+ * reason each rollback that a missing token (not a wrong one) caused doubles the wait, up to half the view timeout, until
  * the mode ends.
  *
  * <p>It only ever withholds this verifier's {@code Prepare} or starts a view change, both of which a slow
@@ -30,7 +30,7 @@ final class ExtraProtection {
     private static final Logger LOG = LoggerFactory.getLogger(ExtraProtection.class);
     private static final int KEPT_BATCHES = 256;
     private static final int MAX_BACKOFF_DOUBLINGS = 6;
-    private static final int MAX_WAIT_DOUBLINGS = 4;
+    private static final int MAX_WAIT_DOUBLINGS = 10;
 
     /** What the verifier does with a batch that has a quorum of matching tokens. */
     enum Verdict {
@@ -69,8 +69,8 @@ final class ExtraProtection {
     ExtraProtection(QuorumConfig config) {
         this.settings = config.extraProtection();
         this.probeWaitNanos = config.viewTimeoutNanos() / 2;
-        this.lastTokenLag = new LatencyEstimate(
-                settings.waitNanos(), Math.max(settings.waitNanos(), config.viewTimeoutNanos() / 4), 0, 1);
+        this.lastTokenLag =
+                new LatencyEstimate(settings.waitNanos(), Math.max(settings.waitNanos(), probeWaitNanos), 0, 1);
         this.replicas = config.executionCount();
         this.quorum = config.verifyQuorum();
         this.name = "verifier " + config.self();
@@ -238,11 +238,12 @@ final class ExtraProtection {
 
     /**
      * The wait: the configured one, doubled for every rollback in this stay in the mode that a late token rather
-     * than a wrong one caused, or the estimate of how late the last token comes (mean plus four deviations,
-     * at most a quarter of the view timeout), whichever is longer.
+     * than a wrong one caused, or the estimate of how late the last token comes (mean plus four deviations),
+     * whichever is longer; at most the probe's wait (half the view timeout), and never below the configured one.
      */
     long waitNanos() {
-        return Math.max(settings.waitNanos() << slowness, lastTokenLag.timeoutNanos());
+        long doubled = settings.waitNanos() << slowness;
+        return Math.max(settings.waitNanos(), Math.min(probeWaitNanos, Math.max(doubled, lastTokenLag.timeoutNanos())));
     }
 
     private static boolean mismatched(Batch batch) {

@@ -90,6 +90,8 @@ public final class Verifier {
     private final Set<Integer> aliveInView = new HashSet<>();
 
     private int commitsInView;
+    /** How long a batch takes from this verifier's first message about it to its commit (decision 0028). */
+    private final LatencyEstimate commitLatency;
 
     /**
      * A verifier that started with the cluster or, {@code recovering}, restarted with a join nonce of 0; for
@@ -136,6 +138,8 @@ public final class Verifier {
         this.evidence = evidence;
         this.self = config.self();
         this.protection = new ExtraProtection(config);
+        this.commitLatency = new LatencyEstimate(
+                config.retransmitNanos(), Math.max(config.retransmitNanos(), config.viewTimeoutNanos() / 2), 0, 1);
         this.rules = new ViewChanges(config, evidence);
         VerifierMemory.Remembered remembered = memory == null ? null : memory.load();
         boolean restarts = recovering || remembered != null;
@@ -253,11 +257,20 @@ public final class Verifier {
         if (protection.waiting() && !views.changing()) {
             advance();
         }
-        if (now - lastRetransmit >= config.retransmitNanos()) {
+        if (now - lastRetransmit >= retransmitNanos()) {
             lastRetransmit = now;
             retransmit();
         }
         drainOwn();
+    }
+
+    /**
+     * How often this verifier sends again what may have been lost (decision 0028): the configured period, or
+     * the estimate of how long a batch takes to commit if that is longer (at most half the configured view
+     * timeout). Sending again what is merely slow only adds to the load that makes it slow.
+     */
+    long retransmitNanos() {
+        return commitLatency.timeoutNanos();
     }
 
     private void dispatch(int from, Message message, Message form) {
@@ -344,7 +357,11 @@ public final class Verifier {
         if (slots.isEmpty()) {
             lastProgress = now;
         }
-        return slots.computeIfAbsent(seq, s -> new Slot());
+        return slots.computeIfAbsent(seq, s -> {
+            Slot created = new Slot();
+            created.createdAt = now;
+            return created;
+        });
     }
 
     /** Pre-prepares the next batch if its Verify messages allow, and detects tokens that cannot agree. */
@@ -485,6 +502,10 @@ public final class Verifier {
         recentCommits.put(seq, token);
         while (recentCommits.size() > KEPT_COMMITS) {
             recentCommits.pollFirstEntry();
+        }
+        Slot done = slots.get(seq);
+        if (done != null) {
+            commitLatency.sample(now - done.createdAt);
         }
         slots.headMap(seq, true).clear();
         views.onProgress(now - lastProgress);
