@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * batch the rollback discarded) must not end the protection (issue 21). Entering it again then takes
  * twice as many clean batches as the time before (at most 64 times {@code k}), until a probe matches again,
  * so that a replica that is slow rather than buggy costs a view change ever more rarely. For the same
- * reason each rollback that a missing token (not a wrong one) caused doubles the wait, up to half the view timeout, until
- * the mode ends.
+ * reason each view entered in the mode doubles the wait, up to half the view timeout, until the mode ends;
+ * the wait is also at least an estimate of how late the last token comes (decision 0028).
  *
  * <p>It only ever withholds this verifier's {@code Prepare} or starts a view change, both of which a slow
  * verifier may do anyway: safety never depends on it. Not thread-safe: the verifier's protocol thread calls it.
@@ -187,17 +187,23 @@ final class ExtraProtection {
             return Verdict.PREPARE;
         }
         rollbacks++;
-        if (!mismatched(batch)) {
-            slowness = Math.min(MAX_WAIT_DOUBLINGS, slowness + 1);
-        }
         return Verdict.ROLL_BACK;
     }
 
-    /** A new view starts after batch {@code startSeq}; its first batch runs sequentially and is the probe. */
+    /**
+     * A new view starts after batch {@code startSeq}; its first batch runs sequentially and is the probe. In the
+     * mode, every new view doubles the wait (up to the probe's): the verifiers that followed a rollback cannot
+     * tell a late token from a wrong one, and when each had to learn the lateness by a rollback of its own, the
+     * three verifiers of the crash profile took turns ordering rollbacks (issue 24). A longer wait costs nothing
+     * when tokens come on time, and a probe that fails (a replica really gone) ends the mode and the doubling.
+     */
     void onViewEntered(long startSeq) {
         batches.clear();
         waiting = false;
         probe = active ? startSeq + 1 : -1;
+        if (active) {
+            slowness = Math.min(MAX_WAIT_DOUBLINGS, slowness + 1);
+        }
     }
 
     private void judge(Batch batch, long now) {
