@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
 final class ViewChangeDriver {
     private static final Logger LOG = LoggerFactory.getLogger(ViewChangeDriver.class);
     private static final int MAX_TIMEOUT_DOUBLINGS = 6;
-    /** Back-offs after view changes that turned out unnecessary: at most 4 times the estimate (decision 0028). */
-    private static final int MAX_UNNECESSARY_DOUBLINGS = 2;
+    /** Back-offs after view changes that turned out unnecessary: at most twice the estimate (decision 0028). */
+    private static final int MAX_UNNECESSARY_DOUBLINGS = 1;
     /** Commits after which one such back-off is undone. */
     private static final int DECAY_COMMITS = 512;
     /** Until its first commit a verifier waits this many view timeouts: the cluster is still warming up. */
@@ -159,6 +159,16 @@ final class ViewChangeDriver {
     }
 
     /**
+     * How long a new view may take to start before the next one is tried: the configured view timeout, doubled
+     * per consecutive view change. Not the adaptive stall timeout: its back-off and start-up grace are about a
+     * primary that may be slow, whereas a view that does not start usually has a dead leader, and every
+     * doubling here delays the failover past it.
+     */
+    long viewStartTimeoutNanos() {
+        return config.viewTimeoutNanos() << doublings;
+    }
+
+    /**
      * A batch committed after agreement waited {@code waitedNanos} on pending batches since the last progress:
      * the next view change waits the base timeout again, and the estimate learns the wait.
      */
@@ -196,7 +206,7 @@ final class ViewChangeDriver {
             requestRecovery(now);
             return;
         }
-        long timeout = timeoutNanos();
+        long timeout = viewStartTimeoutNanos();
         if (changing && now - changeStartedAt > timeout) {
             LOG.warn(
                     "{}: view {} did not start within {} ms; trying view {}",
