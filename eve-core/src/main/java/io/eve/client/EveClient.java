@@ -361,6 +361,12 @@ public final class EveClient implements AutoCloseable {
             }
         } else if (message instanceof Message.Redirect redirect) {
             pointAt(redirect.primary());
+            if (config.broadcastRetries()) {
+                // Quorum profiles: the replica forwarded the request to the primary it names and tells the client
+                // only where to send the next ones (it learns a new view at once, not by timing out at the old
+                // primary). Sending this one again would only make a duplicate.
+                return;
+            }
             Attempt again = inFlight.get(redirect.requestSeq());
             // A replica naming itself cannot serve yet (it is catching up): wait for the attempt timeout
             // instead of asking it again at once.

@@ -50,12 +50,17 @@ final class Dispatcher {
         batcher.onIdle(wallMillis).ifPresent(this::enqueue);
     }
 
-    /** This replica is no longer the primary. */
-    void stepDown() {
+    /** This replica is no longer the primary: the requests it took in but never sent in a batch. */
+    List<Request> stepDown() {
+        List<Request> undispatched = new java.util.ArrayList<>();
+        for (Batch batch : waiting) {
+            undispatched.addAll(batch.requests());
+        }
+        undispatched.addAll(batcher.drain());
         inFlight.clear();
         waiting.clear();
         batched.clear();
-        batcher.drain();
+        return undispatched;
     }
 
     void offer(Request request, long now, long wallMillis) {

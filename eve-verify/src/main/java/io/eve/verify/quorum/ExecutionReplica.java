@@ -9,6 +9,7 @@ import io.eve.protocol.Message;
 import io.eve.protocol.Message.ChainTransfer;
 import io.eve.protocol.Message.ClientRequest;
 import io.eve.protocol.Message.ExecuteBatch;
+import io.eve.protocol.Message.Redirect;
 import io.eve.protocol.Message.StateRequest;
 import io.eve.protocol.Message.Suspect;
 import io.eve.protocol.Message.Verify;
@@ -78,6 +79,22 @@ public final class ExecutionReplica {
     private long lastRetransmit;
     private long lastCommitAt;
     private long lastSuspectAt = Long.MIN_VALUE / 2;
+    /** The last sign that the view makes progress: a commit, a token the verifiers agreed, or the view's start. */
+    private long lastProgressAt;
+
+    private boolean everProgressed;
+    /** The time between two signs of progress (decision 0028): the suspicion timeout adapts to it. */
+    private final LatencyEstimate progressGap;
+
+    private final java.util.SplittableRandom random;
+    private long jitter;
+    /** How long a batch takes from its execution here to its commit (decision 0028). */
+    private final LatencyEstimate commitLatency;
+    /** When this replica sent the {@code Verify} of each executed batch not yet committed. */
+    private final NavigableMap<Long, Long> verifiedAt = new TreeMap<>();
+    /** Clients told who the primary of this view is (at most once each per view). */
+    private final java.util.Set<Long> toldPrimary = new java.util.HashSet<>();
+
     private long transfers;
     private long rollbacks;
     private long gapSince = -1;
@@ -128,6 +145,11 @@ public final class ExecutionReplica {
         this.self = config.self();
         this.name = "execution replica " + self;
         this.dispatcher = new Dispatcher(config, seeds, this::send);
+        this.progressGap = new LatencyEstimate(config.viewTimeoutNanos(), config.viewTimeoutNanos() << 6, 0, 1);
+        this.commitLatency = new LatencyEstimate(
+                config.retransmitNanos(), Math.max(config.retransmitNanos(), config.viewTimeoutNanos() / 2), 0, 1);
+        this.random = new java.util.SplittableRandom(0x5DEECE66DL * (self + 1));
+        this.jitter = random.nextLong(Math.max(1, config.viewTimeoutNanos() / 4));
         if (recovered != null && recovered.seq() > 0) {
             stable = recovered.seq();
             stableToken = recovered;
@@ -152,6 +174,7 @@ public final class ExecutionReplica {
         now = nowNanos;
         lastRetransmit = nowNanos;
         lastCommitAt = nowNanos;
+        lastProgressAt = nowNanos;
     }
 
     public long view() {
@@ -192,7 +215,7 @@ public final class ExecutionReplica {
         now = nowNanos;
         wall = wallMillis;
         if (message instanceof ClientRequest request) {
-            onClientRequest(request.request());
+            onClientRequest(from, request.request());
         } else if (message instanceof ExecuteBatch batch) {
             onExecuteBatch(from, batch);
         } else if (message instanceof VerifyResponse response && config.isVerifier(from)) {
@@ -210,7 +233,7 @@ public final class ExecutionReplica {
         if (isPrimary()) {
             dispatcher.onTick(nowNanos, wallMillis);
         }
-        if (now - lastRetransmit >= config.retransmitNanos()) {
+        if (now - lastRetransmit >= retransmitNanos()) {
             lastRetransmit = now;
             retransmit();
         }
@@ -232,6 +255,7 @@ public final class ExecutionReplica {
         executed.put(outcome.seq(), outcome);
         mine.put(outcome.seq(), outcome.token());
         held.add(outcome.seq());
+        verifiedAt.put(outcome.seq(), now);
         sendVerify(outcome.token());
         evaluateAgreed();
     }
@@ -275,7 +299,7 @@ public final class ExecutionReplica {
 
     // ---- clients -------------------------------------------------------------------------------
 
-    private void onClientRequest(Request request) {
+    private void onClientRequest(int from, Request request) {
         Reply done = committedReplies.find(request);
         if (done != null) {
             // Through release, not straight to the client: with durable storage a committed reply waits until
@@ -289,7 +313,13 @@ public final class ExecutionReplica {
         if (isPrimary()) {
             dispatcher.offer(request, now, wall);
         } else {
-            actions.send(config.executionPrimary(view), new ClientRequest(request));
+            int primary = config.executionPrimary(view);
+            actions.send(primary, new ClientRequest(request));
+            if (!joining && from == request.clientId() && !isProcess(from) && toldPrimary.add(request.clientId())) {
+                // The client sent it here itself: tell it this view's primary, once per view, so that it need
+                // not time out at an old one (the request is forwarded all the same).
+                actions.send(from, new Redirect(request.clientId(), request.requestSeq(), primary));
+            }
             String key = Dispatcher.key(request);
             if (forwarded.put(key, request) == null) {
                 waitingSince.put(key, now);
@@ -297,20 +327,60 @@ public final class ExecutionReplica {
         }
     }
 
-    /** Requests that wait too long for the primary: tell the verifiers (they change view at r + 1). */
+    /**
+     * How often this replica sends again what may have been lost (decision 0028): the configured period, or the
+     * estimate of how long its batches take to commit if that is longer (at most half the configured view
+     * timeout), so that a slow cluster is not loaded further with copies of what is merely slow.
+     */
+    long retransmitNanos() {
+        return commitLatency.timeoutNanos();
+    }
+
+    private boolean isProcess(int id) {
+        return config.isExecutionReplica(id) || config.isVerifier(id);
+    }
+
+    /**
+     * How long requests may wait without any progress of the view before this replica suspects the primary
+     * (decision 0028): the estimate of the time between two signs of progress (mean plus four deviations, at
+     * least the configured view timeout) plus a random quarter of the configured timeout; before the first
+     * progress this replica sees, at least {@link ViewChangeDriver#STARTUP_GRACE} configured timeouts (the
+     * primary may still be warming up).
+     */
+    long suspicionTimeoutNanos() {
+        long timeout = progressGap.timeoutNanos() + jitter;
+        return everProgressed ? timeout : Math.max(timeout, ViewChangeDriver.STARTUP_GRACE * config.viewTimeoutNanos());
+    }
+
+    /** The view made progress: a batch committed here, or the verifiers agreed a token of this view. */
+    private void onViewProgress() {
+        if (everProgressed) {
+            progressGap.sample(now - lastProgressAt);
+        }
+        everProgressed = true;
+        lastProgressAt = now;
+    }
+
+    /**
+     * Requests that wait while the view makes no progress at all: tell the verifiers (they change view at
+     * {@code r + 1}). A primary that is slow, while batches keep committing, is not suspected; nor is it
+     * when this replica lags behind the others (it hears of their agreement before it commits itself).
+     */
     private void suspectIfStalled() {
-        if (isPrimary() || waitingSince.isEmpty() || now - lastSuspectAt < config.viewTimeoutNanos()) {
+        long timeout = suspicionTimeoutNanos();
+        if (isPrimary() || waitingSince.isEmpty() || now - lastSuspectAt < timeout) {
             return;
         }
         long oldest =
                 waitingSince.values().stream().mapToLong(Long::longValue).min().orElse(now);
-        if (now - oldest > config.viewTimeoutNanos() && now - lastCommitAt > config.viewTimeoutNanos()) {
+        if (now - oldest > timeout && now - lastProgressAt > timeout) {
             lastSuspectAt = now;
             LOG.warn(
-                    "{}: client requests wait on primary {} of view {}; suspecting it",
+                    "{}: client requests wait on primary {} of view {} with no progress for {} ms; suspecting it",
                     name,
                     config.executionPrimary(view),
-                    view);
+                    view,
+                    (now - lastProgressAt) / 1_000_000);
             for (int verifier : config.verifiers()) {
                 actions.send(verifier, new Suspect(view));
             }
@@ -375,7 +445,7 @@ public final class ExecutionReplica {
         for (Map.Entry<Long, Executed> entry : executed.entrySet()) {
             sendVerify(entry.getValue().token());
         }
-        if (isPrimary() && now - lastCommitAt >= config.retransmitNanos()) {
+        if (isPrimary() && now - lastCommitAt >= retransmitNanos()) {
             for (Dispatcher.Dispatched dispatched : dispatcher.inFlight()) {
                 ExecuteBatch message = new ExecuteBatch(view, 0, dispatched.batch(), dispatched.sequential());
                 for (int replica : config.executionReplicas()) {
@@ -418,6 +488,7 @@ public final class ExecutionReplica {
             if (message.view() > view) {
                 enterView(message.view(), message.token());
             } else {
+                onViewProgress();
                 agreed.put(message.token().seq(), message.token());
                 retarget();
                 evaluateAgreed();
@@ -477,12 +548,18 @@ public final class ExecutionReplica {
                 actions.release(reply);
             }
         }
+        Long sentAt = verifiedAt.get(seq);
+        if (sentAt != null) {
+            commitLatency.sample(now - sentAt);
+        }
+        verifiedAt.headMap(seq, true).clear();
         executed.headMap(seq, true).clear();
         received.headMap(seq, true).clear();
         mine.headMap(seq, false).clear();
         stable = seq;
         stableToken = token;
         lastCommitAt = now;
+        onViewProgress();
         if (held.contains(seq)) {
             stageStable = seq;
             held.headSet(seq, true).clear();
@@ -500,6 +577,7 @@ public final class ExecutionReplica {
         transferTarget = target;
         transferBase = stageStable;
         executed.clear();
+        verifiedAt.clear();
         mine.tailMap(stable, false).clear();
         held.clear();
         received.clear();
@@ -599,6 +677,7 @@ public final class ExecutionReplica {
         nextViewBuffer.clear();
         received.clear();
         executed.tailMap(start.seq(), false).clear();
+        verifiedAt.tailMap(start.seq(), false).clear();
         long seq = start.seq();
         Token own = seq == stable ? stableToken : mine.get(seq);
         boolean holds = seq == stageStable || held.contains(seq);
@@ -618,10 +697,22 @@ public final class ExecutionReplica {
                     "{}: view {} starts from batch {}, below this replica's committed {}", name, newView, seq, stable);
         }
         waitingSince.replaceAll((request, since) -> now);
+        lastProgressAt = now; // the verifiers agreed on a new view
+        toldPrimary.clear();
+        jitter = random.nextLong(Math.max(1, config.viewTimeoutNanos() / 4));
         if (isPrimary()) {
             dispatcher.lead(seq, orphans, now, wall);
         } else if (wasPrimary) {
-            dispatcher.stepDown();
+            // Requests this replica took in as primary but never put in a batch go to the new primary at once
+            // (and again with the retransmissions until they commit), instead of waiting for clients to retry.
+            int primary = config.executionPrimary(newView);
+            for (Request request : dispatcher.stepDown()) {
+                String key = Dispatcher.key(request);
+                if (forwarded.put(key, request) == null) {
+                    waitingSince.put(key, now);
+                }
+                actions.send(primary, new ClientRequest(request));
+            }
         }
         drain();
     }

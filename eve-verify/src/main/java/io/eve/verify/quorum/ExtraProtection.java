@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * batch the rollback discarded) must not end the protection (issue 21). Entering it again then takes
  * twice as many clean batches as the time before (at most 64 times {@code k}), until a probe matches again,
  * so that a replica that is slow rather than buggy costs a view change ever more rarely. For the same
- * reason each rollback that a missing token (not a wrong one) caused doubles the wait, up to 16 times, until
- * the mode ends.
+ * reason each view entered in the mode doubles the wait, up to half the view timeout, until the mode ends;
+ * the wait is also at least an estimate of how late the last token comes (decision 0028).
  *
  * <p>It only ever withholds this verifier's {@code Prepare} or starts a view change, both of which a slow
  * verifier may do anyway: safety never depends on it. Not thread-safe: the verifier's protocol thread calls it.
@@ -30,7 +30,7 @@ final class ExtraProtection {
     private static final Logger LOG = LoggerFactory.getLogger(ExtraProtection.class);
     private static final int KEPT_BATCHES = 256;
     private static final int MAX_BACKOFF_DOUBLINGS = 6;
-    private static final int MAX_WAIT_DOUBLINGS = 4;
+    private static final int MAX_WAIT_DOUBLINGS = 10;
 
     /** What the verifier does with a batch that has a quorum of matching tokens. */
     enum Verdict {
@@ -41,6 +41,9 @@ final class ExtraProtection {
 
     private final ExtraProtectionConfig settings;
     private final long probeWaitNanos;
+    /** How late the last token comes after the quorum, over the batches where all came (decision 0028). */
+    private final LatencyEstimate lastTokenLag;
+
     private final int replicas;
     private final int quorum;
     private final String name;
@@ -66,6 +69,8 @@ final class ExtraProtection {
     ExtraProtection(QuorumConfig config) {
         this.settings = config.extraProtection();
         this.probeWaitNanos = config.viewTimeoutNanos() / 2;
+        this.lastTokenLag =
+                new LatencyEstimate(settings.waitNanos(), Math.max(settings.waitNanos(), probeWaitNanos), 0, 1);
         this.replicas = config.executionCount();
         this.quorum = config.verifyQuorum();
         this.name = "verifier " + config.self();
@@ -107,6 +112,10 @@ final class ExtraProtection {
         }
         if (batch.tokens.putIfAbsent(replica, token) != null) {
             return;
+        }
+        if (batch.quorumToken != null && batch.tokens.size() == replicas && !mismatched(batch)) {
+            // Also for a batch already judged late: the estimate must learn how late tokens really come.
+            lastTokenLag.sample(now - batch.quorumAt);
         }
         if (batch.quorumToken == null && countMatching(batch, token) >= quorum) {
             batch.quorumToken = token;
@@ -178,17 +187,23 @@ final class ExtraProtection {
             return Verdict.PREPARE;
         }
         rollbacks++;
-        if (!mismatched(batch)) {
-            slowness = Math.min(MAX_WAIT_DOUBLINGS, slowness + 1);
-        }
         return Verdict.ROLL_BACK;
     }
 
-    /** A new view starts after batch {@code startSeq}; its first batch runs sequentially and is the probe. */
+    /**
+     * A new view starts after batch {@code startSeq}; its first batch runs sequentially and is the probe. In the
+     * mode, every new view doubles the wait (up to the probe's): the verifiers that followed a rollback cannot
+     * tell a late token from a wrong one, and when each had to learn the lateness by a rollback of its own, the
+     * three verifiers of the crash profile took turns ordering rollbacks (issue 24). A longer wait costs nothing
+     * when tokens come on time, and a probe that fails (a replica really gone) ends the mode and the doubling.
+     */
     void onViewEntered(long startSeq) {
         batches.clear();
         waiting = false;
         probe = active ? startSeq + 1 : -1;
+        if (active) {
+            slowness = Math.min(MAX_WAIT_DOUBLINGS, slowness + 1);
+        }
     }
 
     private void judge(Batch batch, long now) {
@@ -227,9 +242,14 @@ final class ExtraProtection {
         return now - batch.quorumAt > wait ? false : null;
     }
 
-    /** The wait, doubled for every rollback in this stay in the mode that a late token rather than a wrong one caused. */
-    private long waitNanos() {
-        return settings.waitNanos() << slowness;
+    /**
+     * The wait: the configured one, doubled for every rollback in this stay in the mode that a late token rather
+     * than a wrong one caused, or the estimate of how late the last token comes (mean plus four deviations),
+     * whichever is longer; at most the probe's wait (half the view timeout), and never below the configured one.
+     */
+    long waitNanos() {
+        long doubled = settings.waitNanos() << slowness;
+        return Math.max(settings.waitNanos(), Math.min(probeWaitNanos, Math.max(doubled, lastTokenLag.timeoutNanos())));
     }
 
     private static boolean mismatched(Batch batch) {

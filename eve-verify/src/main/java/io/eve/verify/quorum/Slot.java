@@ -21,6 +21,8 @@ final class Slot {
     final Map<Integer, Message> voteForms = new LinkedHashMap<>();
     Token prePrepared;
     Token prepared;
+    /** When this verifier first heard of the batch: its commit latency is measured from here. */
+    long createdAt;
 
     /** The forms of the messages among {@code tokens} that carry {@code token}. */
     static List<Message> matching(Map<Integer, Token> tokens, Map<Integer, Message> forms, Token token) {

@@ -82,6 +82,16 @@ public final class Verifier {
     private long ignored;
     private boolean startConfirmed = true;
     private final Map<Integer, Message> startPrepares = new TreeMap<>();
+    /** Whether this verifier left its view because tokens differed (a view change with a cause it saw). */
+    private boolean mismatchSeen;
+    /** After a view change without a seen cause: whether to find out if it was needed (decision 0028). */
+    private boolean judgingChange;
+    /** The execution replicas that sent a token of this view, while {@link #judgingChange}. */
+    private final Set<Integer> aliveInView = new HashSet<>();
+
+    private int commitsInView;
+    /** How long a batch takes from this verifier's first message about it to its commit (decision 0028). */
+    private final LatencyEstimate commitLatency;
 
     /**
      * A verifier that started with the cluster or, {@code recovering}, restarted with a join nonce of 0; for
@@ -128,11 +138,13 @@ public final class Verifier {
         this.evidence = evidence;
         this.self = config.self();
         this.protection = new ExtraProtection(config);
+        this.commitLatency = new LatencyEstimate(
+                config.retransmitNanos(), Math.max(config.retransmitNanos(), config.viewTimeoutNanos() / 2), 0, 1);
         this.rules = new ViewChanges(config, evidence);
         VerifierMemory.Remembered remembered = memory == null ? null : memory.load();
         boolean restarts = recovering || remembered != null;
         this.rejoin = restarts ? new Rejoin(config, rules, joinNonce) : null;
-        this.views = new ViewChangeDriver(config, rules, this.outbox, new Host(), restarts);
+        this.views = new ViewChangeDriver(config, rules, this.outbox, new Host(), restarts, joinNonce);
         if (remembered != null) {
             best = remembered.best();
             saved = remembered;
@@ -245,11 +257,20 @@ public final class Verifier {
         if (protection.waiting() && !views.changing()) {
             advance();
         }
-        if (now - lastRetransmit >= config.retransmitNanos()) {
+        if (now - lastRetransmit >= retransmitNanos()) {
             lastRetransmit = now;
             retransmit();
         }
         drainOwn();
+    }
+
+    /**
+     * How often this verifier sends again what may have been lost (decision 0028): the configured period, or
+     * the estimate of how long a batch takes to commit if that is longer (at most half the configured view
+     * timeout). Sending again what is merely slow only adds to the load that makes it slow.
+     */
+    long retransmitNanos() {
+        return commitLatency.timeoutNanos();
     }
 
     private void dispatch(int from, Message message, Message form) {
@@ -312,6 +333,7 @@ public final class Verifier {
         }
         if (token.seq() > start.seq()) {
             protection.onVerify(from, token, now);
+            judgeViewChange(from);
         }
         if (token.seq() <= committedSeq) {
             // The replica missed the VerifyResponse: the agreed token, or the latest this verifier holds.
@@ -335,7 +357,11 @@ public final class Verifier {
         if (slots.isEmpty()) {
             lastProgress = now;
         }
-        return slots.computeIfAbsent(seq, s -> new Slot());
+        return slots.computeIfAbsent(seq, s -> {
+            Slot created = new Slot();
+            created.createdAt = now;
+            return created;
+        });
     }
 
     /** Pre-prepares the next batch if its Verify messages allow, and detects tokens that cannot agree. */
@@ -359,6 +385,7 @@ public final class Verifier {
         int missing = config.executionCount() - slot.verifies.size();
         if (best + missing < config.verifyQuorum()) {
             // Eve §6.1: diverging replicas; only a new view (rollback, sequential re-execution) gets past it.
+            mismatchSeen = true;
             startViewChange(views.view() + 1, "the tokens of batch " + (committedSeq + 1) + " cannot reach a quorum");
         }
     }
@@ -371,7 +398,8 @@ public final class Verifier {
             case ROLL_BACK ->
                 startViewChange(
                         views.view() + 1,
-                        "extra protection: the tokens of batch " + token.seq() + " did not all match in time");
+                        "extra protection: the tokens of batch " + token.seq() + " did not all match within "
+                                + protection.waitNanos() / 1_000_000 + " ms");
         }
     }
 
@@ -475,9 +503,16 @@ public final class Verifier {
         while (recentCommits.size() > KEPT_COMMITS) {
             recentCommits.pollFirstEntry();
         }
+        Slot done = slots.get(seq);
+        if (done != null) {
+            commitLatency.sample(now - done.createdAt);
+        }
         slots.headMap(seq, true).clear();
+        views.onProgress(now - lastProgress);
         lastProgress = now;
-        views.onProgress();
+        if (judgingChange && ++commitsInView > 2 * config.pipelineDepth() + 2) {
+            judgingChange = false; // an execution replica stayed silent: the view change was needed
+        }
         suspects.clear();
         VerifyResponse response = new VerifyResponse(views.view(), token, false);
         for (int replica : config.executionReplicas()) {
@@ -526,6 +561,18 @@ public final class Verifier {
             if (slot.prepared != null) {
                 sendToOtherVerifiers(new CommitVote(view, self, slot.prepared));
             }
+        }
+    }
+
+    /**
+     * A view change this verifier saw no cause for (a stall, a suspicion, a late token, or others moving on) was
+     * unnecessary if every execution replica, the old primary included, executes in the new view: then its
+     * timeout was too short, and it backs off (decision 0028).
+     */
+    private void judgeViewChange(int replica) {
+        if (judgingChange && aliveInView.add(replica) && aliveInView.size() == config.executionCount()) {
+            judgingChange = false;
+            views.onUnnecessaryViewChange();
         }
     }
 
@@ -648,6 +695,10 @@ public final class Verifier {
             lastProgress = now;
             startConfirmed = false;
             startPrepares.clear();
+            judgingChange = !mismatchSeen;
+            mismatchSeen = false;
+            aliveInView.clear();
+            commitsInView = 0;
             protection.onViewEntered(start.seq());
             broadcastVerifiers(new Prepare(newView, self, start));
         }

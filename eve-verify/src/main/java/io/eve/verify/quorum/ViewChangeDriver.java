@@ -28,6 +28,12 @@ import org.slf4j.LoggerFactory;
 final class ViewChangeDriver {
     private static final Logger LOG = LoggerFactory.getLogger(ViewChangeDriver.class);
     private static final int MAX_TIMEOUT_DOUBLINGS = 6;
+    /** Back-offs after view changes that turned out unnecessary: at most twice the estimate (decision 0028). */
+    private static final int MAX_UNNECESSARY_DOUBLINGS = 1;
+    /** Commits after which one such back-off is undone. */
+    private static final int DECAY_COMMITS = 512;
+    /** Until its first commit a verifier waits this many view timeouts: the cluster is still warming up. */
+    static final int STARTUP_GRACE = 4;
 
     /** What the driver needs from the normal case of its verifier. */
     interface Host {
@@ -62,6 +68,12 @@ final class ViewChangeDriver {
     private long target;
     private long changeStartedAt;
     private int doublings;
+    /** How long agreement waits on pending batches between two commits (decision 0028). */
+    private final LatencyEstimate progress;
+
+    private final java.util.SplittableRandom random;
+    private long jitter;
+    private boolean everCommitted;
     private final NavigableMap<Long, Map<Integer, Message>> viewChanges = new TreeMap<>();
     private final Map<Integer, Long> highestChangeSeen = new TreeMap<>();
     private NewView sentNewView;
@@ -75,7 +87,8 @@ final class ViewChangeDriver {
     /** The view a durable verifier remembered from its last life, -1 without one. */
     private long remembered = -1;
 
-    ViewChangeDriver(QuorumConfig config, ViewChanges rules, Outbox outbox, Host host, boolean recovering) {
+    ViewChangeDriver(
+            QuorumConfig config, ViewChanges rules, Outbox outbox, Host host, boolean recovering, long randomSeed) {
         this.config = config;
         this.rules = rules;
         this.outbox = outbox;
@@ -83,6 +96,18 @@ final class ViewChangeDriver {
         this.self = config.self();
         this.name = "verifier " + self;
         this.recovering = recovering;
+        this.progress = new LatencyEstimate(
+                config.viewTimeoutNanos(),
+                config.viewTimeoutNanos() << MAX_TIMEOUT_DOUBLINGS,
+                MAX_UNNECESSARY_DOUBLINGS,
+                DECAY_COMMITS);
+        this.random = new java.util.SplittableRandom(randomSeed ^ (0x9E3779B97F4A7C15L * (self + 1)));
+        drawJitter();
+    }
+
+    /** A fresh random extra of up to a quarter of the configured view timeout, so timers do not fire together. */
+    private void drawJitter() {
+        jitter = random.nextLong(Math.max(1, config.viewTimeoutNanos() / 4));
     }
 
     long view() {
@@ -118,14 +143,50 @@ final class ViewChangeDriver {
         return rejectedNewViews;
     }
 
-    /** The view timeout, doubled per consecutive view change. */
+    /**
+     * The view timeout (decision 0028): the estimate of how long agreement waits between commits (mean plus four
+     * deviations, at least the configured {@code viewTimeoutNanos}), doubled per view change found unnecessary
+     * (decaying back slowly), plus a random quarter of the configured timeout drawn per view, doubled per
+     * consecutive view change; before this verifier's first commit at least {@link #STARTUP_GRACE} times the
+     * configured timeout. At most 64 times the configured timeout in all.
+     */
     long timeoutNanos() {
+        long base = progress.timeoutNanos() + jitter;
+        if (!everCommitted) {
+            base = Math.max(base, STARTUP_GRACE * config.viewTimeoutNanos());
+        }
+        return Math.min(progress.ceilingNanos(), base << doublings);
+    }
+
+    /**
+     * How long a new view may take to start before the next one is tried: the configured view timeout, doubled
+     * per consecutive view change. Not the adaptive stall timeout: its back-off and start-up grace are about a
+     * primary that may be slow, whereas a view that does not start usually has a dead leader, and every
+     * doubling here delays the failover past it.
+     */
+    long viewStartTimeoutNanos() {
         return config.viewTimeoutNanos() << doublings;
     }
 
-    /** A batch committed: the next view change waits the base timeout again. */
-    void onProgress() {
+    /**
+     * A batch committed after agreement waited {@code waitedNanos} on pending batches since the last progress:
+     * the next view change waits the base timeout again, and the estimate learns the wait.
+     */
+    void onProgress(long waitedNanos) {
         doublings = 0;
+        everCommitted = true;
+        progress.sample(waitedNanos);
+        progress.onProgress();
+    }
+
+    /** The last view change was not needed (every execution replica is alive in the new view): wait longer. */
+    void onUnnecessaryViewChange() {
+        progress.backOff();
+        LOG.info(
+                "{}: the change to view {} found every execution replica alive; view timeout now {} ms",
+                name,
+                view,
+                timeoutNanos() / 1_000_000);
     }
 
     /**
@@ -145,7 +206,7 @@ final class ViewChangeDriver {
             requestRecovery(now);
             return;
         }
-        long timeout = timeoutNanos();
+        long timeout = viewStartTimeoutNanos();
         if (changing && now - changeStartedAt > timeout) {
             LOG.warn(
                     "{}: view {} did not start within {} ms; trying view {}",
@@ -351,6 +412,7 @@ final class ViewChangeDriver {
         changing = false;
         heardInView.clear();
         viewChanges.headMap(newView, true).clear();
+        drawJitter();
         host.onEnterView(newView, chosen);
     }
 

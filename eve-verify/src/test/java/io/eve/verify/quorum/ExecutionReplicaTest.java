@@ -106,7 +106,113 @@ class ExecutionReplicaTest {
     void shouldForwardAClientRequestToThePrimaryAsABackup() {
         ExecutionReplica backup = replica(1, false);
         backup.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
-        assertThat(sent).containsExactly(new VerifierTest.Sent(0, new ClientRequest(request(100, 1))));
+        assertThat(sent)
+                .containsExactly(
+                        new VerifierTest.Sent(0, new ClientRequest(request(100, 1))),
+                        new VerifierTest.Sent(100, new Message.Redirect(100, 1, 0)));
+    }
+
+    @Test
+    void shouldTellAClientThePrimaryOncePerView() {
+        ExecutionReplica backup = replica(1, false);
+        backup.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
+        backup.onMessage(100, new ClientRequest(request(100, 2)), MS, 5);
+        backup.onMessage(2, new ClientRequest(request(101, 1)), MS, 5);
+        assertThat(sentOf(Message.Redirect.class))
+                .as("once for client 100 in view 0; none for a request another replica forwarded")
+                .containsExactly(new Message.Redirect(100, 1, 0));
+        backup.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), 2 * MS, 5);
+        assertThat(backup.view()).isEqualTo(1);
+        backup.onMessage(101, new ClientRequest(request(101, 2)), 3 * MS, 5);
+        assertThat(backup.isPrimary()).isTrue();
+        ExecutionReplica other = replica(2, false);
+        other.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), 2 * MS, 5);
+        sent.clear();
+        other.onMessage(100, new ClientRequest(request(100, 3)), 3 * MS, 5);
+        assertThat(sentOf(Message.Redirect.class))
+                .as("a new view: the client hears of its primary again")
+                .containsExactly(new Message.Redirect(100, 3, 1));
+    }
+
+    @Test
+    void shouldHandTheRequestsItNeverBatchedToTheNextPrimaryWhenItStepsDown() {
+        ExecutionReplica primary = replica(0, false); // two batches in flight, one request each
+        for (int seq = 1; seq <= 4; seq++) {
+            primary.onMessage(100, new ClientRequest(request(100, seq)), MS, 5);
+        }
+        assertThat(stage).containsExactly("execute 1", "execute 2");
+        sent.clear();
+        primary.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), 2 * MS, 5);
+        assertThat(primary.isPrimary()).isFalse();
+        assertThat(sent)
+                .as("requests 3 and 4 waited for room in the pipeline: they go to primary 1 of view 1")
+                .contains(new Forwarded(1, 3).sent(), new Forwarded(1, 4).sent());
+    }
+
+    /** A request forwarded to {@code primary}. */
+    record Forwarded(int primary, long seq) {
+        VerifierTest.Sent sent() {
+            return new VerifierTest.Sent(primary, new ClientRequest(request(100, seq)));
+        }
+    }
+
+    @Test
+    void shouldNotSuspectAPrimaryWhoseViewKeepsMakingProgressHoweverSlowly() {
+        ExecutionReplica backup = replica(1, false); // view timeout 500 ms
+        backup.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
+        // This replica lags behind (it executes nothing) while the verifiers agree a batch of view 0 at gaps that
+        // grow from 300 ms to 1.5 s, three times the configured view timeout: slow, but progress.
+        long now = MS;
+        Token previous = null;
+        long gap = 300 * MS;
+        for (int seq = 1; seq <= 12; seq++) {
+            long next = now + gap;
+            for (long t = now + 10 * MS; t < next; t += 10 * MS) {
+                backup.onTick(t, 5);
+            }
+            now = next;
+            Token agreed = VerifierTest.token(seq, seq, previous);
+            backup.onMessage(0, new VerifyResponse(0, agreed, false), now, 5);
+            previous = agreed;
+            gap = Math.min(1_500 * MS, gap + 100 * MS);
+        }
+        assertThat(sentOf(Message.Suspect.class))
+                .as("requests wait, but the view progresses")
+                .isEmpty();
+        // The primary dies: nothing is agreed any more. Suspected within the estimate, at most 64 view timeouts.
+        long silentFrom = now;
+        long suspectedAt = -1;
+        for (long t = now + 10 * MS; t < now + 32_000 * MS && suspectedAt < 0; t += 10 * MS) {
+            backup.onTick(t, 5);
+            if (!sentOf(Message.Suspect.class).isEmpty()) {
+                suspectedAt = t;
+            }
+        }
+        assertThat(suspectedAt).as("a dead primary is suspected").isPositive();
+        assertThat(suspectedAt - silentFrom)
+                .as("not before the slowest progress it saw (1.5 s), not after a few times it")
+                .isGreaterThan(1_500 * MS)
+                .isLessThan(10_000 * MS);
+        assertThat(sentOf(Message.Suspect.class)).allMatch(s -> s.view() == 0);
+    }
+
+    @Test
+    void shouldGiveAPrimaryThatIsStillWarmingUpAGraceBeforeSuspectingIt() {
+        ExecutionReplica backup = replica(1, false);
+        backup.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
+        long suspectedAt = -1;
+        for (long t = 10 * MS; t < 5_000 * MS && suspectedAt < 0; t += 10 * MS) {
+            backup.onTick(t, 5);
+            if (!sentOf(Message.Suspect.class).isEmpty()) {
+                suspectedAt = t;
+            }
+        }
+        assertThat(suspectedAt)
+                .as(
+                        "nothing ever progressed: %d view timeouts of grace, then suspected",
+                        ViewChangeDriver.STARTUP_GRACE)
+                .isGreaterThan(ViewChangeDriver.STARTUP_GRACE * 500 * MS)
+                .isLessThan(ViewChangeDriver.STARTUP_GRACE * 500 * MS + 100 * MS);
     }
 
     @Test

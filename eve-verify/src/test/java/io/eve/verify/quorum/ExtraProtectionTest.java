@@ -190,6 +190,30 @@ class ExtraProtectionTest {
         assertThat(prepared(slow)).isTrue();
     }
 
+    /** Issue 24: verifiers that only followed a rollback took turns ordering their own for the same lateness. */
+    @Test
+    void shouldAlsoWaitLongerAfterARollbackAnotherVerifierOrdered() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
+        assertThat(verifier.extraProtection()).isTrue();
+        startViewOne(verifier, last); // verifier 0 ordered it; this one follows
+        assertThat(verifier.extraProtectionRollbacks()).isZero();
+        Token sequential = token(K + 1, 7, last);
+        verify(verifier, 1, sequential, 0, 1, 2);
+        agree(verifier, 1, sequential);
+
+        Token slow = token(K + 2, 8, sequential);
+        verify(verifier, 1, slow, 0, 1);
+        now += WAIT + MS;
+        verifier.onTick(now);
+        assertThat(verifier.extraProtectionRollbacks())
+                .as("the wait is now 2 x %d ms here too", WAIT / MS)
+                .isZero();
+        verify(verifier, 1, slow, 2);
+        assertThat(prepared(slow)).isTrue();
+        assertThat(verifier.viewChangesStarted()).isEqualTo(1);
+    }
+
     @Test
     void shouldLeaveExtraProtectionWhenAReplicaIsSilentSoThatBatchesStillCommit() {
         Verifier verifier = verifier();

@@ -139,15 +139,74 @@ class VerifierTest {
 
     @Test
     void shouldChangeViewWhenAgreementStallsForTheViewTimeout() {
+        Verifier verifier = crash(0);
+        Token first = token(1, 1, null);
+        commit(verifier, first); // past the start-up grace
+        assertThat(verifier.committedSeq()).isEqualTo(1);
+        verifier.onMessage(1, new Verify(0, token(2, 2, first)), 2 * MS);
+        verifier.onTick(400 * MS);
+        assertThat(sentOf(ViewChange.class)).isEmpty();
+        // The view timeout (500 ms) plus its random part, at most a quarter of it (decision 0028).
+        verifier.onTick(2 * MS + 625 * MS + MS);
+        assertThat(sentOf(ViewChange.class))
+                .isNotEmpty()
+                .allMatch(
+                        change -> change.newView() == 1 && change.certificate().seq() == 1);
+    }
+
+    @Test
+    void shouldGiveAClusterThatNeverCommittedAGraceBeforeChangingView() {
         Verifier verifier = crash(1);
         verifier.onMessage(0, new Verify(0, token(1, 1, null)), MS);
         verifier.onTick(400 * MS);
         assertThat(sentOf(ViewChange.class)).isEmpty();
-        verifier.onTick(502 * MS);
+        verifier.onTick(ViewChangeDriver.STARTUP_GRACE * 500 * MS - MS);
+        assertThat(sentOf(ViewChange.class))
+                .as("still within the start-up grace")
+                .isEmpty();
+        verifier.onTick(ViewChangeDriver.STARTUP_GRACE * 500 * MS + 2 * MS);
         assertThat(sentOf(ViewChange.class))
                 .isNotEmpty()
                 .allMatch(
                         change -> change.newView() == 1 && change.certificate().seq() == 0);
+    }
+
+    @Test
+    void shouldNotChangeViewWhileAgreementIsSlowButProgressesAndShouldWhenItStops() {
+        Verifier verifier = crash(1);
+        // Batches commit at gaps growing from 300 ms to 1.5 s, three times the configured 500 ms view timeout.
+        long now = 0;
+        long gap = 300 * MS;
+        Token previous = null;
+        for (int seq = 1; seq <= 12; seq++) {
+            Token next = token(seq, seq, previous);
+            verifier.onMessage(0, new Verify(0, next), now + MS);
+            for (long t = now + 10 * MS; t < now + gap; t += 10 * MS) {
+                verifier.onTick(t);
+            }
+            now += gap;
+            verifier.onMessage(2, new Verify(0, next), now);
+            verifier.onMessage(2, new Prepare(0, 2, next), now);
+            verifier.onMessage(2, new CommitVote(0, 2, next), now);
+            assertThat(verifier.committedSeq()).isEqualTo(seq);
+            previous = next;
+            gap = Math.min(1_500 * MS, gap + 100 * MS);
+        }
+        assertThat(sentOf(ViewChange.class)).as("slow, but batches commit").isEmpty();
+        // Then the next batch stalls for good: a view change within the estimate, long before 64 view timeouts.
+        long stalledFrom = now + MS;
+        verifier.onMessage(0, new Verify(0, token(13, 13, previous)), stalledFrom);
+        long changedAt = -1;
+        for (long t = stalledFrom + 10 * MS; t < stalledFrom + 32_000 * MS && changedAt < 0; t += 10 * MS) {
+            verifier.onTick(t);
+            if (!sentOf(ViewChange.class).isEmpty()) {
+                changedAt = t;
+            }
+        }
+        assertThat(changedAt - stalledFrom)
+                .as("after the slowest progress seen (1.5 s), within a few times it")
+                .isGreaterThan(1_500 * MS)
+                .isLessThan(10_000 * MS);
     }
 
     @Test

@@ -159,6 +159,15 @@ final class SimClient {
         if (message instanceof Message.ClientReply reply) {
             onReply(from, reply.reply());
         } else if (message instanceof Message.Redirect redirect) {
+            if (quorum) {
+                // As EveClient in the quorum profiles: the replica forwarded the request; only the target moves.
+                for (int i = 0; i < replicas.length; i++) {
+                    if (replicas[i] == redirect.primary()) {
+                        target = i;
+                    }
+                }
+                return;
+            }
             if (outstanding != null && redirect.requestSeq() == outstanding.requestSeq()) {
                 for (int i = 0; i < replicas.length; i++) {
                     if (replicas[i] == redirect.primary()) {
