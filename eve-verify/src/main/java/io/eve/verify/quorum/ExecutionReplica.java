@@ -54,6 +54,12 @@ public final class ExecutionReplica {
     private long now;
     private long wall;
     private long stable;
+    /**
+     * The view in which this replica saw its stable batch commit; -1 for a batch recovered from its disk,
+     * whose view the disk does not record.
+     */
+    private long stableView = -1;
+
     private Token stableToken = ViewChanges.ORIGIN;
     private long stageStable;
     private long expected = 1;
@@ -482,6 +488,7 @@ public final class ExecutionReplica {
         mine.headMap(seq, false).clear();
         stable = seq;
         stableToken = token;
+        stableView = view;
         lastCommitAt = now;
         if (held.contains(seq)) {
             stageStable = seq;
@@ -579,6 +586,7 @@ public final class ExecutionReplica {
                 start.seq(),
                 config.executionPrimary(newView));
         boolean wasPrimary = isPrimary();
+        boolean joined = joining;
         joining = false;
         List<Request> orphans = new ArrayList<>();
         for (Batch batch : received.tailMap(start.seq(), false).values()) {
@@ -613,9 +621,29 @@ public final class ExecutionReplica {
             }
         } else if (seq >= stable) {
             requestTransfer(start);
+        } else if (stableView < 0) {
+            // Restarted from its disk, this replica does not know its view: the verifiers told it where a view
+            // it already worked in started, and it recovered batches that view committed after its start (a
+            // view starts at or above every batch committed before it). It keeps its state and stays joining,
+            // a primary above all: its last life numbered batches in this view. The view's next commits catch
+            // it up; if it is this view's primary, the verifiers' next view starts from the committed batches.
+            joining = joined;
+            LOG.info(
+                    "{}: view {} started from batch {}, before the batch {} this replica recovered; keeping it",
+                    name,
+                    newView,
+                    seq,
+                    stable);
         } else {
+            // A view change lost a commit (docs/quorum.md, "View change"): the view starts below a batch that
+            // committed in view stableView, below it. Never expected; the simulator fails on it.
             LOG.error(
-                    "{}: view {} starts from batch {}, below this replica's committed {}", name, newView, seq, stable);
+                    "{}: view {} starts from batch {}, below the batch {} this replica saw committed in view {}",
+                    name,
+                    newView,
+                    seq,
+                    stable,
+                    stableView);
         }
         waitingSince.replaceAll((request, since) -> now);
         if (isPrimary()) {

@@ -330,6 +330,7 @@ final class QuorumSimProcess {
     private void send(int to, Message message) {
         if (correct() && message instanceof Message.VerifyResponse response) {
             sim.onVerifierCommit(this, response.token());
+            sim.onVerifierResponse(this, response);
         }
         Message sent = lie(to, message);
         sim.network().send(id, to, envelopes == null ? sent : envelopes.outbound(to, sent));
