@@ -271,7 +271,12 @@ public final class ExecutionReplica {
         buffered.headMap(last.seq(), true).clear();
         Token target = transferTarget;
         transferTarget = null;
-        joining = false;
+        if (config.executionPrimary(view) != self) {
+            // Caught up. The view's own primary stays joining: its last life numbered batches in this view, and
+            // its dispatcher, new, would number them again from 1 (the simulator's crash-rejoin-failover seed 3
+            // sent batch 1 of view 0 again after a transfer to batch 40); the next view starts it afresh.
+            joining = false;
+        }
         if (target.seq() > stable) {
             commitUpTo(target);
         }
@@ -294,6 +299,13 @@ public final class ExecutionReplica {
         actions.replyFromState(request.clientId(), request.requestSeq());
         if (isPrimary()) {
             dispatcher.offer(request, now, wall);
+        } else if (config.executionPrimary(view) == self) {
+            // This view's primary, restarted and joining: it batches nothing in this view, so the request waits
+            // (and counts towards a suspicion of this view) instead of going round to itself.
+            String key = Dispatcher.key(request);
+            if (forwarded.put(key, request) == null) {
+                waitingSince.put(key, now);
+            }
         } else {
             actions.send(config.executionPrimary(view), new ClientRequest(request));
             String key = Dispatcher.key(request);
@@ -391,7 +403,7 @@ public final class ExecutionReplica {
                 }
             }
         }
-        if (!isPrimary()) {
+        if (!isPrimary() && config.executionPrimary(view) != self) {
             for (Request request : forwarded.values()) {
                 actions.send(config.executionPrimary(view), new ClientRequest(request));
             }
@@ -438,6 +450,12 @@ public final class ExecutionReplica {
             Map.Entry<Long, Token> first = agreed.firstEntry();
             Token own = mine.get(first.getKey());
             if (own != null && own.matches(first.getValue())) {
+                // Progress: a gap after this one gets its own grace period. A gap seen once and closed by the
+                // batch's arrival used to leave its start behind, so that the next short gap (a VerifyResponse
+                // overtaking the primary's ExecuteBatch) fetched the state at once, and a replica that did so
+                // under load stalled while every peer was busy (crash-rejoin seed 28: no commit for a view
+                // timeout, then a suspicion of a healthy primary).
+                gapSince = -1;
                 commitUpTo(first.getValue());
                 if (joining && config.executionPrimary(view) != self) {
                     // Caught up by executing the primary's batches (a replica restarted from its disk, a batch
@@ -469,6 +487,7 @@ public final class ExecutionReplica {
             }
             return;
         }
+        gapSince = -1;
     }
 
     private void commitUpTo(Token token) {
@@ -548,7 +567,11 @@ public final class ExecutionReplica {
 
     private void onChainTransfer(ChainTransfer transfer) {
         List<Token> chain = transfer.chain();
-        if (transferTarget == null || applying || !covers(chain, transferTarget)) {
+        if (transferTarget == null || applying) {
+            return;
+        }
+        Token anchor = anchor(chain);
+        if (anchor == null) {
             return;
         }
         boolean wellFormed = chain.stream().allMatch(Tokens::wellFormed) && Tokens.isChain(chain);
@@ -562,8 +585,27 @@ public final class ExecutionReplica {
                     transferBase);
             return;
         }
+        // The target may have moved on while the transfer travelled (every agreed token retargets it): a
+        // chain that reaches an older agreed token of this view is installed up to it, and the batches
+        // agreed after it follow by execution or by the next transfer. Waiting for a chain that reaches
+        // the newest target could wait forever while the view keeps committing (crash-rejoin seed 12:
+        // a rejoined replica fetched for 50 ms, every answer one batch short, then suspected the primary).
+        transferTarget = anchor;
         applying = true;
         actions.apply(transfer);
+    }
+
+    /** The target, or else the newest agreed token of this view above the stable batch, that {@code chain} holds. */
+    private Token anchor(List<Token> chain) {
+        if (covers(chain, transferTarget)) {
+            return transferTarget;
+        }
+        for (Token token : agreed.descendingMap().values()) {
+            if (token.seq() > stable && covers(chain, token)) {
+                return token;
+            }
+        }
+        return null;
     }
 
     /**

@@ -110,6 +110,8 @@ final class QuorumSimulation implements World {
     private final Map<Long, Token> committedByVerifiers = new HashMap<>();
     /** The lowest start that correct verifiers announced for each view. */
     private final NavigableMap<Long, Long> viewStarts = new TreeMap<>();
+    /** What correct primaries sent as each batch of each view, by "view:seq". */
+    private final Map<String, String> batchesSent = new HashMap<>();
     /** The highest batch that correct verifiers announced committed in each view (or a later one). */
     private final NavigableMap<Long, Long> viewCommits = new TreeMap<>();
 
@@ -385,6 +387,26 @@ final class QuorumSimulation implements World {
                             + " start " + start.getValue() + " of the later view " + start.getKey());
                 }
             }
+        }
+    }
+
+    /**
+     * A correct primary numbers each batch of its view once: a second, different batch under a number it
+     * already used (a primary that restarted and took an old start for a new view did so) is a bug even when
+     * every other replica ignores it.
+     */
+    void onExecuteBatch(QuorumSimProcess process, Message.ExecuteBatch message) {
+        Batch batch = message.batch();
+        StringBuilder content =
+                new StringBuilder().append(batch.timestampMillis()).append('/').append(batch.seed());
+        for (io.eve.Request request : batch.requests()) {
+            content.append(' ').append(request.clientId()).append('#').append(request.requestSeq());
+        }
+        String key = message.view() + ":" + batch.seq();
+        String first = batchesSent.putIfAbsent(key, content.toString());
+        if (first != null && !first.equals(content.toString())) {
+            fail(process.name() + " numbers batch " + batch.seq() + " of view " + message.view() + " again: [" + content
+                    + "] after [" + first + "]");
         }
     }
 
