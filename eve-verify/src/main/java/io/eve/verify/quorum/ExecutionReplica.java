@@ -55,6 +55,12 @@ public final class ExecutionReplica {
     private long now;
     private long wall;
     private long stable;
+    /**
+     * The view in which this replica saw its stable batch commit; -1 for a batch recovered from its disk,
+     * whose view the disk does not record.
+     */
+    private long stableView = -1;
+
     private Token stableToken = ViewChanges.ORIGIN;
     private long stageStable;
     private long expected = 1;
@@ -289,7 +295,12 @@ public final class ExecutionReplica {
         buffered.headMap(last.seq(), true).clear();
         Token target = transferTarget;
         transferTarget = null;
-        joining = false;
+        if (config.executionPrimary(view) != self) {
+            // Caught up. The view's own primary stays joining: its last life numbered batches in this view, and
+            // its dispatcher, new, would number them again from 1 (the simulator's crash-rejoin-failover seed 3
+            // sent batch 1 of view 0 again after a transfer to batch 40); the next view starts it afresh.
+            joining = false;
+        }
         if (target.seq() > stable) {
             commitUpTo(target);
         }
@@ -312,6 +323,13 @@ public final class ExecutionReplica {
         actions.replyFromState(request.clientId(), request.requestSeq());
         if (isPrimary()) {
             dispatcher.offer(request, now, wall);
+        } else if (config.executionPrimary(view) == self) {
+            // This view's primary, restarted and joining: it batches nothing in this view, so the request waits
+            // (and counts towards a suspicion of this view) instead of going round to itself.
+            String key = Dispatcher.key(request);
+            if (forwarded.put(key, request) == null) {
+                waitingSince.put(key, now);
+            }
         } else {
             int primary = config.executionPrimary(view);
             actions.send(primary, new ClientRequest(request));
@@ -455,7 +473,7 @@ public final class ExecutionReplica {
                 }
             }
         }
-        if (!isPrimary()) {
+        if (!isPrimary() && config.executionPrimary(view) != self) {
             for (Request request : forwarded.values()) {
                 actions.send(config.executionPrimary(view), new ClientRequest(request));
             }
@@ -503,6 +521,12 @@ public final class ExecutionReplica {
             Map.Entry<Long, Token> first = agreed.firstEntry();
             Token own = mine.get(first.getKey());
             if (own != null && own.matches(first.getValue())) {
+                // Progress: a gap after this one gets its own grace period. A gap seen once and closed by the
+                // batch's arrival used to leave its start behind, so that the next short gap (a VerifyResponse
+                // overtaking the primary's ExecuteBatch) fetched the state at once, and a replica that did so
+                // under load stalled while every peer was busy (crash-rejoin seed 28: no commit for a view
+                // timeout, then a suspicion of a healthy primary).
+                gapSince = -1;
                 commitUpTo(first.getValue());
                 if (joining && config.executionPrimary(view) != self) {
                     // Caught up by executing the primary's batches (a replica restarted from its disk, a batch
@@ -534,6 +558,7 @@ public final class ExecutionReplica {
             }
             return;
         }
+        gapSince = -1;
     }
 
     private void commitUpTo(Token token) {
@@ -558,6 +583,7 @@ public final class ExecutionReplica {
         mine.headMap(seq, false).clear();
         stable = seq;
         stableToken = token;
+        stableView = view;
         lastCommitAt = now;
         onViewProgress();
         if (held.contains(seq)) {
@@ -619,7 +645,11 @@ public final class ExecutionReplica {
 
     private void onChainTransfer(ChainTransfer transfer) {
         List<Token> chain = transfer.chain();
-        if (transferTarget == null || applying || !covers(chain, transferTarget)) {
+        if (transferTarget == null || applying) {
+            return;
+        }
+        Token anchor = anchor(chain);
+        if (anchor == null) {
             return;
         }
         boolean wellFormed = chain.stream().allMatch(Tokens::wellFormed) && Tokens.isChain(chain);
@@ -633,8 +663,27 @@ public final class ExecutionReplica {
                     transferBase);
             return;
         }
+        // The target may have moved on while the transfer travelled (every agreed token retargets it): a
+        // chain that reaches an older agreed token of this view is installed up to it, and the batches
+        // agreed after it follow by execution or by the next transfer. Waiting for a chain that reaches
+        // the newest target could wait forever while the view keeps committing (crash-rejoin seed 12:
+        // a rejoined replica fetched for 50 ms, every answer one batch short, then suspected the primary).
+        transferTarget = anchor;
         applying = true;
         actions.apply(transfer);
+    }
+
+    /** The target, or else the newest agreed token of this view above the stable batch, that {@code chain} holds. */
+    private Token anchor(List<Token> chain) {
+        if (covers(chain, transferTarget)) {
+            return transferTarget;
+        }
+        for (Token token : agreed.descendingMap().values()) {
+            if (token.seq() > stable && covers(chain, token)) {
+                return token;
+            }
+        }
+        return null;
     }
 
     /**
@@ -657,6 +706,7 @@ public final class ExecutionReplica {
                 start.seq(),
                 config.executionPrimary(newView));
         boolean wasPrimary = isPrimary();
+        boolean joined = joining;
         joining = false;
         List<Request> orphans = new ArrayList<>();
         for (Batch batch : received.tailMap(start.seq(), false).values()) {
@@ -692,9 +742,29 @@ public final class ExecutionReplica {
             }
         } else if (seq >= stable) {
             requestTransfer(start);
+        } else if (stableView < 0) {
+            // Restarted from its disk, this replica does not know its view: the verifiers told it where a view
+            // it already worked in started, and it recovered batches that view committed after its start (a
+            // view starts at or above every batch committed before it). It keeps its state and stays joining,
+            // a primary above all: its last life numbered batches in this view. The view's next commits catch
+            // it up; if it is this view's primary, the verifiers' next view starts from the committed batches.
+            joining = joined;
+            LOG.info(
+                    "{}: view {} started from batch {}, before the batch {} this replica recovered; keeping it",
+                    name,
+                    newView,
+                    seq,
+                    stable);
         } else {
+            // A view change lost a commit (docs/quorum.md, "View change"): the view starts below a batch that
+            // committed in view stableView, below it. Never expected; the simulator fails on it.
             LOG.error(
-                    "{}: view {} starts from batch {}, below this replica's committed {}", name, newView, seq, stable);
+                    "{}: view {} starts from batch {}, below the batch {} this replica saw committed in view {}",
+                    name,
+                    newView,
+                    seq,
+                    stable,
+                    stableView);
         }
         waitingSince.replaceAll((request, since) -> now);
         lastProgressAt = now; // the verifiers agreed on a new view

@@ -195,6 +195,26 @@ public final class QuorumRoles implements HostedRoles {
      * The tokens a {@code ChainTransfer} carries: the stage's own from {@code agreed} to the last it executed,
      * or null if it no longer holds one of them. Called on the stage's thread.
      */
+    /**
+     * The chain a state transfer from {@code baseSeq} towards {@code agreed} serves, or null when this stage
+     * cannot serve it. A target this stage has already passed as stable (the requester asked for the newest
+     * token it knew, the server committed more meanwhile) is served from the stable batch instead: the
+     * requester installs it if the chain reaches any token agreed in its view, and asks again otherwise. Staying
+     * silent made a rejoining replica wait four retransmission periods per miss, under load long enough for
+     * its forwarded requests to make it suspect a healthy primary (the simulator's crash-rejoin seed 8).
+     */
+    public static List<Token> chainToServe(io.eve.execution.ExecutionStage stage, long baseSeq, Token agreed) {
+        if (baseSeq < -1 || baseSeq > agreed.seq()) {
+            return null;
+        }
+        Token held = stage.tokenAt(agreed.seq());
+        if (held == null && agreed.seq() < stage.stableSeq()) {
+            Token stable = stage.tokenAt(stage.stableSeq());
+            return stable == null ? null : chainFrom(stage, stable);
+        }
+        return held != null && held.matches(agreed) ? chainFrom(stage, agreed) : null;
+    }
+
     public static List<Token> chainFrom(io.eve.execution.ExecutionStage stage, Token agreed) {
         List<Token> chain = new ArrayList<>();
         for (long s = agreed.seq(); s <= stage.executedSeq(); s++) {
@@ -236,13 +256,9 @@ public final class QuorumRoles implements HostedRoles {
         @Override
         public void serveTransfer(int to, long baseSeq, Token agreed) {
             host.onStageThread(stage -> {
-                Token held = stage.tokenAt(agreed.seq());
-                if (held == null || !held.matches(agreed) || baseSeq < -1 || baseSeq > agreed.seq()) {
-                    LOG.debug("node {}: no transfer to {} from {} for {}", host.self(), to, baseSeq, agreed);
-                    return;
-                }
-                List<Token> chain = chainFrom(stage, agreed);
+                List<Token> chain = chainToServe(stage, baseSeq, agreed);
                 if (chain == null) {
+                    LOG.debug("node {}: no transfer to {} from {} for {}", host.self(), to, baseSeq, agreed);
                     return;
                 }
                 host.send(to, new Message.ChainTransfer(chain, stage.deltaSince(baseSeq)));

@@ -330,6 +330,10 @@ final class QuorumSimProcess {
     private void send(int to, Message message) {
         if (correct() && message instanceof Message.VerifyResponse response) {
             sim.onVerifierCommit(this, response.token());
+            sim.onVerifierResponse(this, response);
+        }
+        if (correct() && message instanceof Message.ExecuteBatch batch) {
+            sim.onExecuteBatch(this, batch);
         }
         Message sent = lie(to, message);
         sim.network().send(id, to, envelopes == null ? sent : envelopes.outbound(to, sent));
@@ -497,16 +501,8 @@ final class QuorumSimProcess {
         @Override
         public void serveTransfer(int to, long baseSeq, Token agreed) {
             enqueue("serve transfer " + agreed.seq(), 300_000L, () -> {
-                Token held = stage.tokenAt(agreed.seq());
-                if (held == null
-                        || !held.matches(agreed)
-                        || baseSeq < -1
-                        || baseSeq > agreed.seq()
-                        || baseSeq < stage.stableSeq() - 1_000_000) {
-                    return;
-                }
-                List<Token> chain = io.eve.verify.quorum.QuorumRoles.chainFrom(stage, agreed);
-                if (chain == null) {
+                List<Token> chain = io.eve.verify.quorum.QuorumRoles.chainToServe(stage, baseSeq, agreed);
+                if (chain == null || baseSeq < stage.stableSeq() - 1_000_000) {
                     return;
                 }
                 StateDelta delta = stage.deltaSince(baseSeq);

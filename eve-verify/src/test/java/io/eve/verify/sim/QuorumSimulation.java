@@ -18,7 +18,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 
 /**
  * One simulated run of a quorum cluster (Eve §6.1) and its clients, driven by one seed: the crash
@@ -106,6 +108,13 @@ final class QuorumSimulation implements World {
     private final int[] incarnations;
     private SimClients clients;
     private final Map<Long, Token> committedByVerifiers = new HashMap<>();
+    /** The lowest start that correct verifiers announced for each view. */
+    private final NavigableMap<Long, Long> viewStarts = new TreeMap<>();
+    /** What correct primaries sent as each batch of each view, by "view:seq". */
+    private final Map<String, String> batchesSent = new HashMap<>();
+    /** The highest batch that correct verifiers announced committed in each view (or a later one). */
+    private final NavigableMap<Long, Long> viewCommits = new TreeMap<>();
+
     private final Map<Long, Token> stableAtReplicas = new HashMap<>();
     private final int byzantineProcess;
     private final Byzantine behaviour;
@@ -350,6 +359,54 @@ final class QuorumSimulation implements World {
         if (first != null && !first.matches(token)) {
             fail("correct verifiers committed different tokens for batch " + token.seq() + ": " + first + " and "
                     + token + " (" + process.name() + ")");
+        }
+    }
+
+    /**
+     * docs/quorum.md, "View change": a view starts at or above every batch committed in an earlier view. A
+     * correct verifier's {@code VerifyResponse} announces a view's start (sequential) or a commit; a commit
+     * answered late carries the verifier's current view, later than the commit's own, which only weakens
+     * the check.
+     */
+    void onVerifierResponse(QuorumSimProcess process, Message.VerifyResponse response) {
+        long view = response.view();
+        long seq = response.token().seq();
+        if (response.sequential()) {
+            viewStarts.merge(view, seq, Math::min);
+            for (Map.Entry<Long, Long> commit : viewCommits.headMap(view, false).entrySet()) {
+                if (commit.getValue() > seq) {
+                    fail(process.name() + " announces that view " + view + " starts from batch " + seq
+                            + ", below batch " + commit.getValue() + " committed in view " + commit.getKey());
+                }
+            }
+        } else {
+            viewCommits.merge(view, seq, Math::max);
+            for (Map.Entry<Long, Long> start : viewStarts.tailMap(view, false).entrySet()) {
+                if (start.getValue() < seq) {
+                    fail(process.name() + " announces batch " + seq + " committed in view " + view + ", above the"
+                            + " start " + start.getValue() + " of the later view " + start.getKey());
+                }
+            }
+        }
+    }
+
+    /**
+     * A correct primary numbers each batch of its view once: a second, different batch under a number it
+     * already used (a primary that restarted and took an old start for a new view did so) is a bug even when
+     * every other replica ignores it.
+     */
+    void onExecuteBatch(QuorumSimProcess process, Message.ExecuteBatch message) {
+        Batch batch = message.batch();
+        StringBuilder content =
+                new StringBuilder().append(batch.timestampMillis()).append('/').append(batch.seed());
+        for (io.eve.Request request : batch.requests()) {
+            content.append(' ').append(request.clientId()).append('#').append(request.requestSeq());
+        }
+        String key = message.view() + ":" + batch.seq();
+        String first = batchesSent.putIfAbsent(key, content.toString());
+        if (first != null && !first.equals(content.toString())) {
+            fail(process.name() + " numbers batch " + batch.seq() + " of view " + message.view() + " again: [" + content
+                    + "] after [" + first + "]");
         }
     }
 

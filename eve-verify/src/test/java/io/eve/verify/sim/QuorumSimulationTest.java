@@ -203,6 +203,34 @@ class QuorumSimulationTest {
     }
 
     /**
+     * Found by the simulator (docs/simulation.md, "Rejoining"): a rejoining execution replica that fetched
+     * state made no commit for a view timeout and suspected a healthy primary. Seed 12: every transfer
+     * reached an agreed token but not the newest target, and was dropped; seed 28: a gap seen and closed
+     * earlier made the next short gap fetch the state at once; seed 8: a server already past the requested
+     * target stayed silent. Each failed the "no view change" check before its fix.
+     */
+    @Test
+    void shouldLetARejoiningReplicaCatchUpWithoutSuspectingAHealthyPrimary() {
+        for (long seed : new long[] {8, 12, 28}) {
+            QuorumSimulation sim = new QuorumSimulation(seed, "crash-rejoin", SimulationRunner.settings(1500, false));
+            sim.run();
+            assertThat(sim.viewChangesStarted())
+                    .as("crash-rejoin seed %d", seed)
+                    .isZero();
+        }
+    }
+
+    /**
+     * Found by the simulator (docs/simulation.md, "Two rejoins, then a failover"): a replica restarted alone
+     * from its disk learned the start of a view it had already worked in, took it for a new view and, as that
+     * view's primary, numbered batch 299 again after 450 had committed. The run fails on a batch numbered twice.
+     */
+    @Test
+    void shouldNotNumberABatchAgainAfterARestartFromDisk() {
+        SimulationRunner.runSeed("crash-restart-all", 38, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
      * Found by the simulator (docs/quorum.md, "Which certificate"): a batch prepared but not committed in
      * view 3 by a verifier that was cut off outlived the rollback of view 4 (which started one batch lower);
      * view 5 chose it by "highest batch first", but no execution replica held its state any more, so no one
