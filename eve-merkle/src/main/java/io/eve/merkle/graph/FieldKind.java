@@ -17,6 +17,8 @@ enum FieldKind {
     DOUBLE,
     STRING,
     BYTE_ARRAY,
+    /** {@link ImmutableBytes}: encoded like {@code BYTE_ARRAY}, but trackable (it cannot change in place). */
+    BYTES,
     INT_ARRAY,
     LONG_ARRAY,
     ENUM,
@@ -34,6 +36,7 @@ enum FieldKind {
             Map.entry(double.class, DOUBLE),
             Map.entry(String.class, STRING),
             Map.entry(byte[].class, BYTE_ARRAY),
+            Map.entry(ImmutableBytes.class, BYTES),
             Map.entry(int[].class, INT_ARRAY),
             Map.entry(long[].class, LONG_ARRAY));
 

@@ -89,6 +89,7 @@ final class FieldSlot {
         switch (kind) {
             case STRING -> sink.putString((String) value);
             case BYTE_ARRAY -> sink.putByteArray((byte[]) value);
+            case BYTES -> sink.putByteArray(((ImmutableBytes) value).array());
             case INT_ARRAY -> {
                 int[] ints = (int[]) value;
                 sink.putInt(ints.length);
@@ -174,6 +175,8 @@ final class FieldSlot {
                 return source.getString();
             case BYTE_ARRAY:
                 return source.getByteArray();
+            case BYTES:
+                return ImmutableBytes.adopt(source.getByteArray());
             case INT_ARRAY: {
                 int[] ints = new int[source.getCount(Integer.BYTES, "int array length")];
                 for (int i = 0; i < ints.length; i++) {

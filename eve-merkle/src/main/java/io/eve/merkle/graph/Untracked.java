@@ -14,7 +14,7 @@ final class Untracked {
 
     static String alternativeTo(Class<?> type) {
         if (type == byte[].class) {
-            return "use a ReplicatedCell<byte[]> (it copies the bytes in and out) or a String";
+            return "use an ImmutableBytes field (replace the value to change it) or a ReplicatedCell<byte[]>";
         }
         if (type == int[].class || type == long[].class) {
             return "use a ReplicatedMap<Integer, " + (type == int[].class ? "Integer" : "Long") + "> keyed by index";

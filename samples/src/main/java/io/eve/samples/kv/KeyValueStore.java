@@ -2,7 +2,9 @@ package io.eve.samples.kv;
 
 import io.eve.Application;
 import io.eve.ExecutionContext;
+import io.eve.merkle.graph.ImmutableBytes;
 import io.eve.merkle.graph.ObjectGraphState;
+import io.eve.merkle.graph.ReplicatedMap;
 import io.eve.mixer.ConflictKeys;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
@@ -12,12 +14,13 @@ import java.util.SplittableRandom;
  * updating one of them after spending a configurable amount of work. With {@code n} objects, two updates
  * conflict with probability {@code 1/n}, which is how the paper dials the conflict rate.
  *
- * <p>The objects are {@code @Replicated} state objects in an array, written through
- * {@link ObjectGraphState#modify}, rather than values in a {@code ReplicatedMap}: the state demo in
- * {@code io.eve.samples.statedemo} already keeps this workload in a replicated map, and the racy counter
- * uses one for its per-client slots, so this sample covers the other path, annotated objects with explicit
- * pre-images. It is also the layout whose cost follows the paper's object size most directly: one leaf
- * per object, rehashed whole when written.
+ * <p>The objects are {@code @Replicated} state objects, found by id in a {@code ReplicatedMap} and written
+ * with plain field assignments: the eve-enhance build step tracks them, so the store never calls
+ * {@code modify} (docs/state.md, "Tracked writes"). Their content is an {@link ImmutableBytes}, replaced
+ * whole by an update, never a {@code byte[]} whose elements could change untracked. The state demo in
+ * {@code io.eve.samples.statedemo} keeps the values themselves in a replicated map; this sample covers
+ * annotated objects, the layout whose cost follows the paper's object size most directly: one leaf per
+ * object, rehashed whole when written.
  *
  * <p>Requests are {@link KvRequest}s. READ declares its object as read and answers its bytes; UPDATE and
  * SEEDED_UPDATE declare it as written and answer the object's new version as 8 big-endian bytes (see
@@ -36,6 +39,13 @@ public final class KeyValueStore implements Application {
     private final long workMicros;
     private final WorkKind workKind;
 
+    /**
+     * The objects by id as last found in the root's map; not state, only a shortcut (see {@link #objectAt}).
+     * Requests of one batch fill different slots; a request reads a slot only for an id it declared, so
+     * an earlier batch's write to the slot happened before it.
+     */
+    private final KvObject[] index;
+
     /** Where CPU work publishes its result so the JIT keeps it; not state, never read. */
     private volatile long workSink;
 
@@ -45,6 +55,7 @@ public final class KeyValueStore implements Application {
         this.objectSize = builder.objectSize;
         this.workMicros = builder.workMicros;
         this.workKind = builder.workKind;
+        this.index = new KvObject[builder.objects];
     }
 
     public static Builder builder() {
@@ -84,13 +95,12 @@ public final class KeyValueStore implements Application {
             workSink = workKind.perform(workMicros, request.id());
         }
         if (request instanceof KvRequest.Read) {
-            return object.value.clone();
+            return object.value.toByteArray();
         }
         if (request instanceof KvRequest.SeededUpdate seeded) {
             newValue = seededContent(seeded.seed(), context);
         }
-        state.modify(object);
-        object.value = newValue;
+        object.value = ImmutableBytes.copyOf(newValue);
         object.version++;
         return ByteBuffer.allocate(Long.BYTES).putLong(object.version).array();
     }
@@ -109,9 +119,20 @@ public final class KeyValueStore implements Application {
             throw new IllegalArgumentException(
                     "no object " + id + ": the store holds " + objects + " objects, ids 0 to " + (objects - 1));
         }
-        // Looked up through the root on every request rather than cached: a state transfer may install
-        // new instances, and the root always names the current ones.
-        return state.root(ROOT, KvRoot.class).objects[(int) id];
+        // A map lookup hashes the key (SHA-256) under the map's lock, which every request of a batch would
+        // share; the index remembers what it found. An entry is used only while its object is still placed
+        // in this state: the map's entries never change after the build, so a placed object found under
+        // an id is still that id's object, and a transfer or rollback that replaces instances unplaces the
+        // old ones (their id becomes 0), which sends the next request back to the map. Before the first
+        // seal nothing is placed and every request asks the map.
+        int slot = (int) id;
+        KvObject cached = index[slot];
+        if (cached != null && state.idOf(cached) != 0) {
+            return cached;
+        }
+        KvObject found = state.root(ROOT, KvRoot.class).objects.get(id);
+        index[slot] = found;
+        return found;
     }
 
     private void requireObjectSize(long id, byte[] value) {
@@ -169,7 +190,7 @@ public final class KeyValueStore implements Application {
             return this;
         }
 
-        /** Rehash the whole state at every seal to catch a missing {@code modify} (tests). Default off. */
+        /** Rehash the whole state at every seal to catch a write that escaped tracking (tests). Default off. */
         public Builder debug(boolean debug) {
             this.debug = debug;
             return this;
@@ -188,10 +209,7 @@ public final class KeyValueStore implements Application {
             if (workKind == null) {
                 throw new IllegalArgumentException("a work kind is required: CPU or BLOCKING");
             }
-            // Manual tracking: the objects are a raw array and their values byte arrays, which the build
-            // step cannot track (docs/state.md, "What a state class may hold"); execute() calls modify.
             ObjectGraphState state = ObjectGraphState.builder()
-                    .manualTracking(true)
                     .register(KvRoot.class, KvObject.class)
                     .debug(debug)
                     .build();
@@ -199,12 +217,12 @@ public final class KeyValueStore implements Application {
             return new KeyValueStore(this, state);
         }
 
-        private KvObject[] initialObjects() {
-            KvObject[] initial = new KvObject[objects];
+        private ReplicatedMap<Long, KvObject> initialObjects() {
+            ReplicatedMap<Long, KvObject> initial = new ReplicatedMap<>();
             for (int id = 0; id < objects; id++) {
                 byte[] value = new byte[objectSize];
                 new SplittableRandom(id).nextBytes(value);
-                initial[id] = new KvObject(value);
+                initial.put((long) id, new KvObject(ImmutableBytes.copyOf(value)));
             }
             return initial;
         }

@@ -8,6 +8,9 @@ import io.eve.Request;
 import io.eve.batch.Batch;
 import io.eve.execution.Executed;
 import io.eve.execution.ExecutionStage;
+import io.eve.merkle.ApplyResult;
+import io.eve.merkle.VersionedState;
+import io.eve.merkle.graph.ObjectGraphState;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -125,6 +128,37 @@ class KeyValueStoreTest {
         stage.rollbackTo(1);
         Executed read = stage.execute(batch(2, new KvRequest.Read(0)), false);
         assertThat(read.replies().get(0).payload()).isEqualTo(filled((byte) 1));
+    }
+
+    /**
+     * The store's classes register without manual tracking (enhanced, no raw arrays), and its tracked
+     * state, a replicated map of objects holding ImmutableBytes, travels whole to an empty replica.
+     */
+    @Test
+    void shouldTransferTheTrackedStateToAnEmptyReplica() {
+        KeyValueStore source = newStore(WorkKind.CPU, 0);
+        ExecutionStage stage = newStage(source);
+        SplittableRandom random = new SplittableRandom(3);
+        for (long seq = 1; seq <= 5; seq++) {
+            stage.execute(randomBatch(seq, 24, random), false);
+        }
+        ObjectGraphState empty = ObjectGraphState.builder()
+                .register(KvRoot.class, KvObject.class)
+                .build();
+        ApplyResult result = empty.apply(
+                source.state().deltaSince(VersionedState.NOTHING),
+                5,
+                source.state().rootAt(5));
+        assertThat(result.applied()).as(result.reason()).isTrue();
+        KvRoot copied = empty.root(KeyValueStore.ROOT, KvRoot.class);
+        KvRoot original = source.state().root(KeyValueStore.ROOT, KvRoot.class);
+        for (long id = 0; id < OBJECTS; id++) {
+            KvObject copy = copied.objects.get(id);
+            KvObject object = original.objects.get(id);
+            assertThat(copy).as("object %d", id).isNotSameAs(object);
+            assertThat(copy.value).as("object %d", id).isEqualTo(object.value);
+            assertThat(copy.version).as("object %d", id).isEqualTo(object.version);
+        }
     }
 
     @Test
