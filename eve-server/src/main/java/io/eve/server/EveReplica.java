@@ -21,6 +21,7 @@ import io.eve.verify.primarybackup.WitnessRoles;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumRoles;
+import io.eve.verify.quorum.Refusals;
 import io.eve.verify.quorum.VerifierStore;
 import io.eve.verify.runtime.HostedRoles;
 import io.eve.verify.runtime.ReplicaRuntime;
@@ -167,6 +168,7 @@ public final class EveReplica {
                     : null;
             HostedRoles.Factory roles;
             VerifierStore verifierStore = null;
+            Refusals refusals = new Refusals();
             if (cluster.profile().quorum()) {
                 QuorumConfig quorum = QuorumConfig.from(cluster, node);
                 if (cluster.storage().enabled() && quorum.hostsVerifier()) {
@@ -175,7 +177,10 @@ public final class EveReplica {
                             StorageConfig.from(cluster.storage(), node, base).dir(), node);
                 }
                 roles = QuorumRoles.of(
-                        quorum, envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes), verifierStore);
+                        quorum,
+                        envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes),
+                        verifierStore,
+                        refusals);
             } else if (cluster.isWitness(node)) {
                 roles = WitnessRoles.of(
                         node,
@@ -222,6 +227,9 @@ public final class EveReplica {
             ReplicaRuntime replica;
             try {
                 countClosedConnections(netty, meters);
+                if (cluster.profile().quorum()) {
+                    refusals.register(meters, node);
+                }
                 Transport transport = ReplicaTransports.of(cluster, node, netty);
                 if (envelopes != null) {
                     AuthenticatingTransport authenticating = new AuthenticatingTransport(transport, envelopes);

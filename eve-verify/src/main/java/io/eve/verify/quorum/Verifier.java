@@ -42,6 +42,7 @@ public final class Verifier {
     private static final int KEPT_COMMITS = 256;
 
     private final QuorumConfig config;
+    private final Refusals refusals;
     private final Outbox outbox;
     private final Outbox network;
     private final VerifierMemory memory;
@@ -118,10 +119,26 @@ public final class Verifier {
             boolean recovering,
             long joinNonce,
             VerifierMemory memory) {
+        this(config, outbox, evidence, recovering, joinNonce, memory, new Refusals());
+    }
+
+    /**
+     * As {@link #Verifier(QuorumConfig, Outbox, Evidence, boolean, long, VerifierMemory)}, counting what it
+     * refuses from its peers (docs/quorum.md, "Bounded memory") in {@code refusals}.
+     */
+    public Verifier(
+            QuorumConfig config,
+            Outbox outbox,
+            Evidence evidence,
+            boolean recovering,
+            long joinNonce,
+            VerifierMemory memory,
+            Refusals refusals) {
         if (!config.hostsVerifier()) {
             throw new IllegalArgumentException("process " + config.self() + " hosts no verifier in " + config);
         }
         this.config = config;
+        this.refusals = java.util.Objects.requireNonNull(refusals, "refusals");
         this.network = outbox;
         this.memory = memory;
         this.outbox = memory == null ? outbox : this::sendWhenRemembered;
@@ -132,7 +149,7 @@ public final class Verifier {
         VerifierMemory.Remembered remembered = memory == null ? null : memory.load();
         boolean restarts = recovering || remembered != null;
         this.rejoin = restarts ? new Rejoin(config, rules, joinNonce) : null;
-        this.views = new ViewChangeDriver(config, rules, this.outbox, new Host(), restarts);
+        this.views = new ViewChangeDriver(config, rules, this.outbox, new Host(), restarts, refusals);
         if (remembered != null) {
             best = remembered.best();
             saved = remembered;
@@ -201,6 +218,16 @@ public final class Verifier {
     /** Times this verifier left the extra protection mode (a probe did not match in time). */
     public long extraProtectionExits() {
         return protection.exits();
+    }
+
+    /** What this verifier refused to keep its memory bounded, by reason (shared with its process's metrics). */
+    public Refusals refusals() {
+        return refusals;
+    }
+
+    /** Batches this verifier holds messages of (its current view, above its last commit): at most the window. */
+    public int pendingBatches() {
+        return slots.size();
     }
 
     /** Messages dropped as duplicate, malformed, misattributed or out of place. */
@@ -310,6 +337,9 @@ public final class Verifier {
             outbox.send(from, new VerifyResponse(views.view(), start, true));
             return;
         }
+        if (beyondWindow(token.seq())) {
+            return;
+        }
         if (token.seq() > start.seq()) {
             protection.onVerify(from, token, now);
         }
@@ -328,6 +358,20 @@ public final class Verifier {
             return;
         }
         advance();
+    }
+
+    /**
+     * docs/quorum.md, "Bounded memory": a message about a batch more than the window past the last commit is
+     * refused (counted), so no peer can make this verifier keep slots without bound. A correct replica runs
+     * at most the pipeline depth ahead of agreement, which the window exceeds; a verifier that fell further
+     * behind catches up through the next view.
+     */
+    private boolean beyondWindow(long seq) {
+        if (seq - committedSeq > config.bounds().batches()) {
+            refusals.add(Refusals.Reason.FUTURE_BATCH);
+            return true;
+        }
+        return false;
     }
 
     /** The slot of a batch; the first pending batch starts the stall timer. */
@@ -399,6 +443,9 @@ public final class Verifier {
             helpLaggard(from, seq);
             return;
         }
+        if (beyondWindow(seq)) {
+            return;
+        }
         Slot slot = slot(seq);
         if (slot.prepares.putIfAbsent(from, message.token()) != null) {
             ignored++;
@@ -443,6 +490,9 @@ public final class Verifier {
         long seq = message.token().seq();
         if (seq <= committedSeq) {
             return; // answering votes with votes would echo between two verifiers forever
+        }
+        if (beyondWindow(seq)) {
+            return;
         }
         Slot slot = slot(seq);
         if (slot.votes.putIfAbsent(from, message.token()) != null) {
@@ -692,6 +742,9 @@ public final class Verifier {
         }
         if (held.isEmpty() && durableVersion >= savedVersion) {
             network.send(to, message);
+        } else if (held.size() >= config.bounds().heldMessages()) {
+            // docs/quorum.md, "Bounded memory": as if lost on the way; what matters is sent again.
+            refusals.add(Refusals.Reason.HELD_FULL);
         } else {
             held.add(new Held(to, message, savedVersion));
         }

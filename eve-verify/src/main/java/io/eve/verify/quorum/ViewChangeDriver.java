@@ -51,6 +51,7 @@ final class ViewChangeDriver {
     }
 
     private final QuorumConfig config;
+    private final Refusals refusals;
     private final ViewChanges rules;
     private final Outbox outbox;
     private final Host host;
@@ -75,8 +76,10 @@ final class ViewChangeDriver {
     /** The view a durable verifier remembered from its last life, -1 without one. */
     private long remembered = -1;
 
-    ViewChangeDriver(QuorumConfig config, ViewChanges rules, Outbox outbox, Host host, boolean recovering) {
+    ViewChangeDriver(
+            QuorumConfig config, ViewChanges rules, Outbox outbox, Host host, boolean recovering, Refusals refusals) {
         this.config = config;
+        this.refusals = refusals;
         this.rules = rules;
         this.outbox = outbox;
         this.host = host;
@@ -254,6 +257,11 @@ final class ViewChangeDriver {
             return false;
         }
         long newView = checked.change().newView();
+        if (newView - (changing ? target : view) > config.bounds().views()) {
+            // docs/quorum.md, "Bounded memory": it would be kept until that view.
+            refusals.add(Refusals.Reason.FUTURE_VIEW);
+            return true;
+        }
         if (newView <= view) {
             return true;
         }
