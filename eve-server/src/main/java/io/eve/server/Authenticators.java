@@ -27,6 +27,11 @@ final class Authenticators {
         Path keysFile = keysFile(cluster, base, node);
         int[] ids = cluster.nodes().stream().mapToInt(n -> n.id()).toArray();
         MacKeys keys = MacKeys.loadNode(keysFile, ids, node);
+        if (!keys.signs()) {
+            throw new ConfigException("the key file " + keysFile + " of node " + node + " holds no evidence signing"
+                    + " key (sign.private." + node + "): the bft profile signs view-change evidence (docs/quorum.md,"
+                    + " \"Signed evidence\"); regenerate the keys with ./eve certs or ./eve keys");
+        }
         return new Envelopes(new Authenticator(keys, node), new FrameCodec(cluster.maxFrameBytes()));
     }
 

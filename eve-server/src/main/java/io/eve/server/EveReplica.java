@@ -14,7 +14,7 @@ import io.eve.transport.netty.NettyTransport;
 import io.eve.transport.netty.tls.TlsIdentity;
 import io.eve.verify.auth.AuthenticatingTransport;
 import io.eve.verify.auth.Envelopes;
-import io.eve.verify.auth.MacEvidence;
+import io.eve.verify.auth.SignedEvidence;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
 import io.eve.verify.primarybackup.PrimaryBackupRoles;
 import io.eve.verify.primarybackup.WitnessRoles;
@@ -177,10 +177,7 @@ public final class EveReplica {
                             StorageConfig.from(cluster.storage(), node, base).dir(), node);
                 }
                 roles = QuorumRoles.of(
-                        quorum,
-                        envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes),
-                        verifierStore,
-                        refusals);
+                        quorum, envelopes == null ? Evidence.PLAIN : envelopes.evidence(), verifierStore, refusals);
             } else if (cluster.isWitness(node)) {
                 roles = WitnessRoles.of(
                         node,
@@ -229,6 +226,14 @@ public final class EveReplica {
                 countClosedConnections(netty, meters);
                 if (cluster.profile().quorum()) {
                     refusals.register(meters, node);
+                }
+                if (envelopes != null && envelopes.evidence() instanceof SignedEvidence signed) {
+                    FunctionCounter.builder("eve.quorum.refused", signed, SignedEvidence::badSignatures)
+                            .description("signed evidence refused: a signature that did not verify against the"
+                                    + " key of the verifier it names")
+                            .tag("node", Integer.toString(node))
+                            .tag("reason", "bad-signature")
+                            .register(meters);
                 }
                 Transport transport = ReplicaTransports.of(cluster, node, netty);
                 if (envelopes != null) {

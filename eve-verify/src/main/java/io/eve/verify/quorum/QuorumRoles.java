@@ -206,7 +206,8 @@ public final class QuorumRoles implements HostedRoles {
                 || message instanceof Message.Suspect
                 || message instanceof Message.JoinQuery
                 || message instanceof Message.JoinState
-                || message instanceof Message.Authenticated;
+                || message instanceof Message.Authenticated
+                || message instanceof Message.Signed;
     }
 
     /**

@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What a quorum process refused from its peers to keep its memory bounded (docs/quorum.md, "Bounded memory"),
@@ -26,21 +25,15 @@ public final class Refusals {
         FUTURE_EXECUTE
     }
 
-    private final Map<Reason, LongAdder> counts = new EnumMap<>(Reason.class);
+    private final long[] counts = new long[Reason.values().length];
 
-    public Refusals() {
-        for (Reason reason : Reason.values()) {
-            counts.put(reason, new LongAdder());
-        }
-    }
-
-    void add(Reason reason) {
-        counts.get(reason).increment();
+    synchronized void add(Reason reason) {
+        counts[reason.ordinal()]++;
     }
 
     /** Messages refused for {@code reason} so far. */
-    public long count(Reason reason) {
-        return counts.get(reason).sum();
+    public synchronized long count(Reason reason) {
+        return counts[reason.ordinal()];
     }
 
     /**
@@ -60,6 +53,10 @@ public final class Refusals {
 
     @Override
     public String toString() {
-        return "Refusals" + counts;
+        Map<Reason, Long> all = new EnumMap<>(Reason.class);
+        for (Reason reason : Reason.values()) {
+            all.put(reason, count(reason));
+        }
+        return "Refusals" + all;
     }
 }

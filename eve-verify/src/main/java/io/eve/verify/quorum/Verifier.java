@@ -139,9 +139,11 @@ public final class Verifier {
         }
         this.config = config;
         this.refusals = java.util.Objects.requireNonNull(refusals, "refusals");
-        this.network = outbox;
+        // Every piece of evidence leaves in its evidence form (with r >= 1 signed or tagged), retransmissions too.
+        this.network =
+                (to, message) -> outbox.send(to, Evidence.isEvidence(message) ? evidence.seal(message) : message);
         this.memory = memory;
-        this.outbox = memory == null ? outbox : this::sendWhenRemembered;
+        this.outbox = memory == null ? network : this::sendWhenRemembered;
         this.evidence = evidence;
         this.self = config.self();
         this.protection = new ExtraProtection(config);
@@ -241,7 +243,8 @@ public final class Verifier {
         now = nowNanos;
         Message form = message;
         Message inner = message;
-        if (message instanceof Authenticated) {
+        if (message instanceof Authenticated || message instanceof Message.Signed || Evidence.isEvidence(message)) {
+            // Evidence counts only in a form that every verifier it is forwarded to can check as well.
             Evidence.Opened opened = evidence.open(message);
             if (opened == null || opened.origin() != from) {
                 ignored++;

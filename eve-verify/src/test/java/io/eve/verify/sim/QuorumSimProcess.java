@@ -11,7 +11,6 @@ import io.eve.merkle.StateDelta;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.protocol.Message;
 import io.eve.verify.auth.Envelopes;
-import io.eve.verify.auth.MacEvidence;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.ExecutionActions;
 import io.eve.verify.quorum.ExecutionReplica;
@@ -213,7 +212,7 @@ final class QuorumSimProcess {
                 ? new Verifier(
                         config,
                         this::send,
-                        envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes),
+                        envelopes == null ? Evidence.PLAIN : envelopes.evidence(),
                         restarted,
                         seeds.getAsLong(),
                         disk)

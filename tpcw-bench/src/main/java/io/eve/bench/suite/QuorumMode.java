@@ -7,7 +7,6 @@ import io.eve.transport.wire.FrameCodec;
 import io.eve.verify.auth.AuthenticatingTransport;
 import io.eve.verify.auth.Authenticator;
 import io.eve.verify.auth.Envelopes;
-import io.eve.verify.auth.MacEvidence;
 import io.eve.verify.auth.MacKeys;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.ExtraProtectionConfig;
@@ -109,7 +108,7 @@ final class QuorumMode implements Mode {
                 if (keys != null) {
                     Envelopes envelopes = new Envelopes(new Authenticator(keys, node), new FrameCodec(16 << 20));
                     transport = new AuthenticatingTransport(transport, envelopes);
-                    evidence = new MacEvidence(envelopes);
+                    evidence = envelopes.evidence();
                 }
                 ReplicaRuntime process = ReplicaRuntime.builder()
                         .roles(QuorumRoles.of(base.withSelf(node), evidence))
