@@ -92,6 +92,9 @@ final class QuorumSimulation implements World {
     private final boolean forging;
     private final MacKeys keys;
     private final FrameCodec codec = new FrameCodec(16 << 20);
+    /** The digests of every token a correct replica computed by executing a batch. */
+    private final java.util.Set<Digest> producedByCorrect = new java.util.HashSet<>();
+
     private long rejected;
     private final Simulation.Settings settings;
     private final SplittableRandom root;
@@ -190,7 +193,9 @@ final class QuorumSimulation implements World {
             Byzantine.EQUIVOCATING_VERIFIER
         };
         Byzantine[] forgeries = {Byzantine.FORGING_ORIGIN, Byzantine.TAMPERING_EVIDENCE, Byzantine.REPLAYING};
-        if (forging) {
+        if (profile.equals("bft-forge-evidence")) {
+            this.behaviour = Byzantine.FORGING_EVIDENCE;
+        } else if (forging) {
             this.behaviour = forgeries[pick % forgeries.length];
         } else {
             this.behaviour = byzantineProcess < 0
@@ -353,8 +358,27 @@ final class QuorumSimulation implements World {
         }
     }
 
+    /** A correct execution replica executed a batch and computed {@code token}. */
+    void onProduced(Token token) {
+        producedByCorrect.add(token.digest());
+    }
+
+    /**
+     * Issue 20's invariant: a correct replica installs by transfer only a state that a correct replica
+     * produced by executing (the forging profiles; elsewhere a correct process's disk may hold a token its
+     * earlier incarnation produced before this simulation recorded it).
+     */
+    void onInstalled(QuorumSimProcess process, Token token) {
+        if (forging && token.seq() > 0 && !producedByCorrect.contains(token.digest())) {
+            fail(process.name() + " installs a state transfer to " + token + ", which no correct replica produced");
+        }
+    }
+
     /** A correct execution replica marks a version stable: it must be the committed token. */
     void onStable(QuorumSimProcess process, long seq, Token token, Digest root) {
+        if (forging && seq > 0 && !producedByCorrect.contains(token.digest())) {
+            fail(process.name() + " commits batch " + seq + " as " + token + ", which no correct replica produced");
+        }
         if (!token.stateRoot().equals(root)) {
             fail(process.name() + " marks batch " + seq + " stable with root " + root + " but token " + token);
         }
@@ -431,6 +455,11 @@ final class QuorumSimulation implements World {
 
     Byzantine behaviour() {
         return behaviour;
+    }
+
+    /** The codec of every process's frames. */
+    FrameCodec codec() {
+        return codec;
     }
 
     // ---- processes and faults --------------------------------------------------------------------
@@ -550,6 +579,27 @@ final class QuorumSimulation implements World {
         }
         if (concurrencyBugs && kind == 1) {
             injectConcurrencyBug();
+        } else if (behaviour == Byzantine.FORGING_EVIDENCE && kind <= 1) {
+            if (settled()) {
+                // Views must change for the Byzantine verifier's forged view changes to matter: cut the
+                // execution primary off for longer than a view timeout.
+                long view = 0;
+                for (QuorumSimProcess process : running) {
+                    if (process != null && process.verifier != null && process.correct()) {
+                        view = Math.max(view, process.verifier.view());
+                    }
+                }
+                int primary = base.executionPrimary(view);
+                long nanos = 2 * VIEW_TIMEOUT_NANOS + faultRandom.nextLong(VIEW_TIMEOUT_NANOS);
+                log("fault: cut the execution primary " + primary + " of view " + view + " off for " + nanos / MS
+                        + " ms");
+                lastDisruption = now() + nanos;
+                for (int other : processes) {
+                    if (other != primary) {
+                        network.cut(primary, other, nanos);
+                    }
+                }
+            }
         } else if (kind == 0 && settled()) {
             crash(bft && byzantineProcess >= 0 ? byzantineProcess : faultRandom.nextInt(processes.length));
         } else if (kind == 1 && settled()) {
