@@ -94,6 +94,8 @@ final class QuorumSimulation implements World {
     private final FrameCodec codec = new FrameCodec(16 << 20);
     /** The digests of every token a correct replica computed by executing a batch. */
     private final java.util.Set<Digest> producedByCorrect = new java.util.HashSet<>();
+    /** The links of every correct incarnation, to count what they refused. */
+    private final List<Envelopes> correctEnvelopes = new ArrayList<>();
 
     private long rejected;
     private final Simulation.Settings settings;
@@ -457,6 +459,20 @@ final class QuorumSimulation implements World {
         return behaviour;
     }
 
+    /**
+     * Pieces of signed evidence the correct processes refused because their signature did not verify
+     * against the key of the verifier they name (docs/quorum.md, "Signed evidence").
+     */
+    long badSignatures() {
+        long bad = 0;
+        for (Envelopes envelopes : correctEnvelopes) {
+            if (envelopes.evidence() instanceof io.eve.verify.auth.SignedEvidence signed) {
+                bad += signed.badSignatures();
+            }
+        }
+        return bad;
+    }
+
     /** The codec of every process's frames. */
     FrameCodec codec() {
         return codec;
@@ -469,6 +485,9 @@ final class QuorumSimulation implements World {
         SplittableRandom seeds = root.split();
         Byzantine lies = process == byzantineProcess ? behaviour : Byzantine.NONE;
         Envelopes envelopes = keys == null ? null : new Envelopes(new Authenticator(keys, process), codec);
+        if (envelopes != null && lies == Byzantine.NONE) {
+            correctEnvelopes.add(envelopes);
+        }
         Forgeries forgeries = Forgeries.attacksAuthenticators(lies)
                 ? new Forgeries(this, process, processes, envelopes, codec, lies)
                 : null;
@@ -579,8 +598,8 @@ final class QuorumSimulation implements World {
         }
         if (concurrencyBugs && kind == 1) {
             injectConcurrencyBug();
-        } else if (behaviour == Byzantine.FORGING_EVIDENCE && kind <= 1) {
-            if (settled()) {
+        } else if (behaviour == Byzantine.FORGING_EVIDENCE && kind <= 2) {
+            if (now() > lastDisruption) {
                 // Views must change for the Byzantine verifier's forged view changes to matter: cut the
                 // execution primary off for longer than a view timeout.
                 long view = 0;
