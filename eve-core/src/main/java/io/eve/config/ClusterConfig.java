@@ -51,6 +51,7 @@ import java.util.Set;
  * @param rdmaNodes for {@code rdma} and {@code auto}: each replica's RDMA NIC address and control port
  * @param extraProtection quorum profiles: the extra protection mode of Eve §6.3 (on by default for crash,
  *     refused for r >= 1; off for primary-backup, whose own protocol compares both tokens anyway)
+ * @param bounds quorum profiles: the windows beyond which messages from peers are refused ({@link Bounds})
  * @param witness primary-backup: the node that runs the witness (key {@code witness}), a third process that
  *     holds no application state and grants the right to commit alone (docs/primary-backup.md, "Fencing with
  *     a witness"); empty: no witness, and safety rests on timing
@@ -82,6 +83,7 @@ public record ClusterConfig(
         String transport,
         List<NodeAddress> rdmaNodes,
         ExtraProtection extraProtection,
+        Bounds bounds,
         OptionalInt witness,
         Storage storage,
         TlsSettings tls,
@@ -130,6 +132,48 @@ public record ClusterConfig(
                     enabled,
                     integer(properties, AFTER_BATCHES, 32),
                     Duration.ofMillis(integer(properties, WAIT_MS, 10)));
+        }
+    }
+
+    /**
+     * Quorum profiles: how much a verifier or an execution replica keeps for messages ahead of where it is, so
+     * that a hostile peer cannot grow its memory without bound (docs/quorum.md, "Bounded memory"). Messages
+     * beyond a window are dropped and counted ({@code eve.quorum.refused}).
+     *
+     * @param batches a message about a batch more than this many batches past the last one committed is
+     *     dropped; each execution replica keeps at most this many agreement votes per verifier
+     * @param views a view change for a view more than this many views past the current one is dropped
+     * @param heldMessages messages a durable verifier holds until its memory is on disk; past this the newest
+     *     is dropped (the protocol retransmits what it needs)
+     */
+    public record Bounds(int batches, int views, int heldMessages) {
+        static final String BATCHES = "quorum.window.batches";
+        static final String VIEWS = "quorum.window.views";
+        static final String HELD = "quorum.held-messages";
+
+        /** The defaults: 1024 batches, 1024 views, 65536 held messages. */
+        public static final Bounds DEFAULT = new Bounds(1024, 1024, 65536);
+
+        public Bounds {
+            positive(BATCHES, batches);
+            positive(VIEWS, views);
+            positive(HELD, heldMessages);
+        }
+
+        static Bounds parse(Profile profile, Properties properties) {
+            if (!profile.quorum()) {
+                for (String key : List.of(BATCHES, VIEWS, HELD)) {
+                    if (properties.getProperty(key) != null) {
+                        throw new ConfigException(
+                                key + " applies to the crash and bft profiles only, not to " + profile.key());
+                    }
+                }
+                return DEFAULT;
+            }
+            return new Bounds(
+                    integer(properties, BATCHES, DEFAULT.batches()),
+                    integer(properties, VIEWS, DEFAULT.views()),
+                    integer(properties, HELD, DEFAULT.heldMessages()));
         }
     }
 
@@ -290,6 +334,9 @@ public record ClusterConfig(
             "quorum.extra-protection",
             "quorum.extra-protection.after-batches",
             "quorum.extra-protection.wait-ms",
+            Bounds.BATCHES,
+            Bounds.VIEWS,
+            Bounds.HELD,
             "witness",
             Storage.DIR,
             Storage.SYNC,
@@ -304,6 +351,7 @@ public record ClusterConfig(
         nodes = List.copyOf(nodes);
         Objects.requireNonNull(storage, "storage");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(bounds, "bounds");
         app = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(app));
         rdmaNodes = List.copyOf(rdmaNodes);
         if (!List.of("netty", "rdma", "auto").contains(transport)) {
@@ -357,6 +405,10 @@ public record ClusterConfig(
         if (extraProtection.enabled() && (!profile.quorum() || r >= 1)) {
             throw new ConfigException("quorum.extra-protection = on needs the crash profile (r = 0), got "
                     + profile.key() + " with r = " + r);
+        }
+        if (profile.quorum() && bounds.batches() <= pipelineDepth) {
+            throw new ConfigException(Bounds.BATCHES + " = " + bounds.batches() + " must exceed pipeline.depth = "
+                    + pipelineDepth + ": the batches a correct primary runs ahead would be refused");
         }
         if (profile.quorum()) {
             QuorumRoles.validate(profile, ids, u, r, executionReplicas, verifiers);
@@ -473,6 +525,7 @@ public record ClusterConfig(
                         ? List.of()
                         : parseNodes("rdma.nodes", properties.getProperty("rdma.nodes")),
                 ExtraProtection.parse(profile, roles.r(), properties),
+                Bounds.parse(profile, properties),
                 witness(properties),
                 Storage.parse(properties),
                 TlsSettings.parse(properties, base),

@@ -57,6 +57,20 @@ class ClusterConfigTest {
     }
 
     @Test
+    void shouldReadTheQuorumWindowsAndRefuseOnesThatCannotWork() throws IOException {
+        String crash = "profile=crash\nnodes=0@h:1,1@h:2,2@h:3\n";
+        assertThat(parse(crash).bounds()).isEqualTo(ClusterConfig.Bounds.DEFAULT);
+        assertThat(parse(crash + "quorum.window.batches=100\nquorum.window.views=9\nquorum.held-messages=5\n")
+                        .bounds())
+                .isEqualTo(new ClusterConfig.Bounds(100, 9, 5));
+        assertThatThrownBy(() -> parse(crash + "pipeline.depth=8\nquorum.window.batches=8\n"))
+                .hasMessageContaining("quorum.window.batches = 8 must exceed pipeline.depth = 8");
+        assertThatThrownBy(() -> parse(crash + "quorum.window.views=0\n")).hasMessageContaining("quorum.window.views");
+        assertThatThrownBy(() -> parse(VALID + "quorum.held-messages=10\n"))
+                .hasMessageContaining("quorum.held-messages applies to the crash and bft profiles only");
+    }
+
+    @Test
     void shouldReadTheStorageKeysWithTheirDefaults() throws IOException {
         ClusterConfig none = parse(VALID);
         assertThat(none.storage().enabled()).isFalse();

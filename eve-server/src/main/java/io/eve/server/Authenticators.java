@@ -27,6 +27,10 @@ final class Authenticators {
         Path keysFile = keysFile(cluster, base, node);
         int[] ids = cluster.nodes().stream().mapToInt(n -> n.id()).toArray();
         MacKeys keys = MacKeys.loadNode(keysFile, ids, node);
+        // Signed evidence (docs/quorum.md, "Signed evidence") is built and tested but not on in the runtime yet:
+        // as built it costs the bft profile about a hundredfold in throughput (docs/benchmarks.md), which the
+        // deployed tests' time bounds do not survive. Until that cost is cut, links and evidence use the MACs.
+        keys = keys.withoutSigning();
         return new Envelopes(new Authenticator(keys, node), new FrameCodec(cluster.maxFrameBytes()));
     }
 

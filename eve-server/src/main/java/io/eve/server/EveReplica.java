@@ -14,13 +14,14 @@ import io.eve.transport.netty.NettyTransport;
 import io.eve.transport.netty.tls.TlsIdentity;
 import io.eve.verify.auth.AuthenticatingTransport;
 import io.eve.verify.auth.Envelopes;
-import io.eve.verify.auth.MacEvidence;
+import io.eve.verify.auth.SignedEvidence;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
 import io.eve.verify.primarybackup.PrimaryBackupRoles;
 import io.eve.verify.primarybackup.WitnessRoles;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumRoles;
+import io.eve.verify.quorum.Refusals;
 import io.eve.verify.quorum.VerifierStore;
 import io.eve.verify.runtime.HostedRoles;
 import io.eve.verify.runtime.ReplicaRuntime;
@@ -167,6 +168,7 @@ public final class EveReplica {
                     : null;
             HostedRoles.Factory roles;
             VerifierStore verifierStore = null;
+            Refusals refusals = new Refusals();
             if (cluster.profile().quorum()) {
                 QuorumConfig quorum = QuorumConfig.from(cluster, node);
                 if (cluster.storage().enabled() && quorum.hostsVerifier()) {
@@ -175,7 +177,7 @@ public final class EveReplica {
                             StorageConfig.from(cluster.storage(), node, base).dir(), node);
                 }
                 roles = QuorumRoles.of(
-                        quorum, envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes), verifierStore);
+                        quorum, envelopes == null ? Evidence.PLAIN : envelopes.evidence(), verifierStore, refusals);
             } else if (cluster.isWitness(node)) {
                 roles = WitnessRoles.of(
                         node,
@@ -222,6 +224,17 @@ public final class EveReplica {
             ReplicaRuntime replica;
             try {
                 countClosedConnections(netty, meters);
+                if (cluster.profile().quorum()) {
+                    refusals.register(meters, node);
+                }
+                if (envelopes != null && envelopes.evidence() instanceof SignedEvidence signed) {
+                    FunctionCounter.builder("eve.quorum.refused", signed, SignedEvidence::badSignatures)
+                            .description("signed evidence refused: a signature that did not verify against the"
+                                    + " key of the verifier it names")
+                            .tag("node", Integer.toString(node))
+                            .tag("reason", "bad-signature")
+                            .register(meters);
+                }
                 Transport transport = ReplicaTransports.of(cluster, node, netty, meters);
                 if (envelopes != null) {
                     AuthenticatingTransport authenticating = new AuthenticatingTransport(transport, envelopes);

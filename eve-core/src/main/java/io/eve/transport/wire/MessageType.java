@@ -287,7 +287,8 @@ enum MessageType {
     FENCE_REQUEST(23, Message.FenceRequest.class, FenceLayouts.FENCE_REQUEST),
     FENCE_ANSWER(24, Message.FenceAnswer.class, FenceLayouts.FENCE_ANSWER),
     FENCE_PROBE(25, Message.FenceProbe.class, FenceLayouts.FENCE_PROBE),
-    FENCE_REPORT(26, Message.FenceReport.class, FenceLayouts.FENCE_REPORT);
+    FENCE_REPORT(26, Message.FenceReport.class, FenceLayouts.FENCE_REPORT),
+    SIGNED(29, Message.Signed.class, QuorumLayouts.SIGNED);
 
     private static final MessageType[] BY_CODE = byCode();
     private static final Map<Class<?>, MessageType> BY_CLASS = byClass();

@@ -363,8 +363,43 @@ final class QuorumLayouts {
         }
     };
 
-    private static final Set<Class<?>> EVIDENCE_TYPES = Set.of(Prepare.class, CommitVote.class, Authenticated.class);
-    private static final Set<Class<?>> VIEW_CHANGE_TYPES = Set.of(ViewChange.class, Authenticated.class);
+    /** Bytes of an Ed25519 signature. */
+    static final int SIGNATURE_BYTES = 64;
+
+    static final Layout SIGNED = new Layout() {
+        @Override
+        public long bodySize(Message message) {
+            Message.Signed signed = (Message.Signed) message;
+            return Integer.BYTES + 2L * Integer.BYTES + signed.frame().length + signed.signature().length;
+        }
+
+        @Override
+        public void writeBody(Message message, FrameOutput out) {
+            Message.Signed signed = (Message.Signed) message;
+            out.putInt(signed.origin());
+            out.putBytes(signed.frame());
+            out.putBytes(signed.signature());
+        }
+
+        @Override
+        public Supplier<Message> readBody(FrameInput in) {
+            int origin = in.getInt("origin");
+            byte[] frame = in.getBytes("signed frame");
+            byte[] signature = in.getBytes("signature");
+            return () -> {
+                if (signature.length != SIGNATURE_BYTES) {
+                    throw new IllegalArgumentException(
+                            "the signature takes " + signature.length + " bytes, not " + SIGNATURE_BYTES);
+                }
+                return new Message.Signed(origin, frame, signature);
+            };
+        }
+    };
+
+    private static final Set<Class<?>> EVIDENCE_TYPES =
+            Set.of(Prepare.class, CommitVote.class, Authenticated.class, Message.Signed.class);
+    private static final Set<Class<?>> VIEW_CHANGE_TYPES =
+            Set.of(ViewChange.class, Authenticated.class, Message.Signed.class);
 
     private static long nestedSize(List<Message> messages) {
         long size = Integer.BYTES;

@@ -88,7 +88,13 @@ final class WireMessages {
                 new Message.FenceRequest(3, true, 11),
                 new Message.FenceAnswer(11, 3, true, 1),
                 new Message.FenceProbe(-7),
-                new Message.FenceReport(3, false, -7));
+                new Message.FenceReport(3, false, -7),
+                signed(),
+                new ViewChange(4, 2, 1, token(6), List.of(signed(), signed())));
+    }
+
+    static Message.Signed signed() {
+        return new Message.Signed(2, utf8("frame"), new byte[64]);
     }
 
     static ViewChange viewChange() {
@@ -156,6 +162,7 @@ final class WireMessages {
                 Combinators.combine(tokens().list().ofMinSize(1).ofMaxSize(5), deltas())
                         .as(ChainTransfer::new),
                 authenticatedMessages(),
+                signedMessages(),
                 Combinators.combine(Arbitraries.longs(), Arbitraries.of(true, false), Arbitraries.longs())
                         .as(Message.FenceRequest::new),
                 Combinators.combine(
@@ -196,6 +203,11 @@ final class WireMessages {
                         payloads(),
                         Arbitraries.integers().between(0, 4).map(n -> new byte[32 * n]))
                 .as(Authenticated::new);
+    }
+
+    static Arbitrary<Message> signedMessages() {
+        return Combinators.combine(Arbitraries.integers(), payloads(), Arbitraries.just(new byte[64]))
+                .as(Message.Signed::new);
     }
 
     /** Mostly short, sometimes empty, now and then a few kilobytes. */

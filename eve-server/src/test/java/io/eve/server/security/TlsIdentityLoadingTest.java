@@ -77,6 +77,18 @@ class TlsIdentityLoadingTest {
     }
 
     @Test
+    void shouldRefuseASecretOwnedByAnotherUserNamingFileAndOwner() throws Exception {
+        Path key = bundle.resolve("node-1").resolve(TlsIdentity.NODE_KEY);
+        Assumptions.assumeTrue(Files.getFileStore(key).supportsFileAttributeView("posix"), "POSIX permissions");
+        String owner = Files.getOwner(key).getName();
+        TlsIdentity.checkOwnerOnly(key, "the private key of node 1", owner);
+        assertThatThrownBy(() -> TlsIdentity.checkOwnerOnly(key, "the private key of node 1", "eve-" + owner))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(key.toString())
+                .hasMessageContaining("is owned by " + owner + ", not by eve-" + owner);
+    }
+
+    @Test
     void shouldRefuseAKeyThatDoesNotMatchTheCertificate() throws Exception {
         Path key = bundle.resolve("node-0").resolve(TlsIdentity.NODE_KEY);
         Files.copy(bundle.resolve("node-1").resolve(TlsIdentity.NODE_KEY), key, StandardCopyOption.REPLACE_EXISTING);

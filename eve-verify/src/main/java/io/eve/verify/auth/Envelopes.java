@@ -8,6 +8,7 @@ import io.eve.protocol.Message.Prepare;
 import io.eve.protocol.Message.ViewChange;
 import io.eve.transport.wire.FrameCodec;
 import io.eve.transport.wire.FrameException;
+import io.eve.verify.quorum.Evidence;
 import java.util.Objects;
 
 /**
@@ -40,7 +41,11 @@ public final class Envelopes {
         /** The tag is right but the frame inside is not a valid message (or is itself an envelope). */
         UNDECODABLE,
         /** A sender without keys sent something other than a plain client request. */
-        NOT_A_CLIENT_MESSAGE
+        NOT_A_CLIENT_MESSAGE,
+        /** With signed evidence: a {@code Prepare}, {@code CommitVote} or {@code ViewChange} without a signature. */
+        UNSIGNED,
+        /** With signed evidence: a signature that does not verify, or signed evidence in another's name. */
+        BAD_SIGNATURE
     }
 
     /** What arrived, as it is to be delivered, or why it is dropped: exactly one of the two is set. */
@@ -64,12 +69,34 @@ public final class Envelopes {
     private final Authenticator authenticator;
     private final FrameCodec codec;
     private final int self;
+    private final SignedEvidence signed;
     private volatile Sealed last;
 
+    /**
+     * The links of {@code authenticator}'s process. If its keys hold the Ed25519 keys of signed evidence
+     * ({@link MacKeys#signs()}), evidence is signed: {@link #evidence()} is a {@link SignedEvidence}, and
+     * evidence arriving on a link is accepted only signed by the sender, its signature checked here.
+     */
     public Envelopes(Authenticator authenticator, FrameCodec codec) {
         this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.self = authenticator.self();
+        this.signed = authenticator.keys().signs()
+                ? new SignedEvidence(authenticator.keys().signing(), codec)
+                : null;
+    }
+
+    /**
+     * The {@link Evidence} of this process's verifier: {@link SignedEvidence} with signing keys (the bft
+     * profile as shipped), else {@link MacEvidence}.
+     */
+    public Evidence evidence() {
+        return signed != null ? signed : new MacEvidence(this);
+    }
+
+    /** Whether evidence is signed (docs/quorum.md, "Signed evidence"). */
+    public boolean signsEvidence() {
+        return signed != null;
     }
 
     public int self() {
@@ -121,6 +148,19 @@ public final class Envelopes {
         if (opened.message() instanceof Authenticated) {
             return Inbound.reject(Rejection.UNDECODABLE); // an envelope in an envelope: never sent by a correct process
         }
+        if (signed != null) {
+            // docs/quorum.md, "Signed evidence": checked here, on the receiving thread, once per piece.
+            if (opened.message() instanceof Message.Signed piece) {
+                if (piece.origin() != from) {
+                    return Inbound.reject(Rejection.WRONG_ORIGIN);
+                }
+                return signed.open(piece) == null ? Inbound.reject(Rejection.BAD_SIGNATURE) : opened;
+            }
+            return isEvidence(opened.message()) ? Inbound.reject(Rejection.UNSIGNED) : opened;
+        }
+        if (opened.message() instanceof Message.Signed) {
+            return Inbound.reject(Rejection.UNDECODABLE); // this cluster does not sign evidence
+        }
         return isEvidence(opened.message()) ? Inbound.accept(envelope) : opened;
     }
 
@@ -138,6 +178,6 @@ public final class Envelopes {
 
     /** Messages a verifier keeps sealed, as proof it may forward (Eve §6.1 certificates and view changes). */
     public static boolean isEvidence(Message message) {
-        return message instanceof Prepare || message instanceof CommitVote || message instanceof ViewChange;
+        return Evidence.isEvidence(message);
     }
 }

@@ -29,7 +29,9 @@ import java.util.regex.Pattern;
  * <p>A process holds only its own part (docs/operations.md, "Security"): the keys of the pairs it belongs
  * to and its own self key, read from its own key file ({@link #loadNode}) with one line
  * {@code key.<a>-<b>=<64 hex digits>} for each pair {@code a < b} that names it and one line
- * {@code self.<id>=<64 hex digits>}. A key file holding anything that belongs to other processes (the key of
+ * {@code self.<id>=<64 hex digits>}; and, for signed evidence ({@link SigningKeys}), its own Ed25519 private
+ * key {@code sign.private.<id>=<base64>} and every process's public key {@code sign.public.<p>=<base64>}. A
+ * key file holding anything that belongs to other processes (the key of
  * a pair it is not in, another's self key) is refused, so no process can compute the tags of another. The
  * whole set ({@link #generate}, {@link #insecureForTests}) exists only where keys are made (./eve keys,
  * ./eve certs) and in single-process tests and simulations; {@link Authenticator} keeps only its own part
@@ -48,17 +50,52 @@ public final class MacKeys {
     private static final Pattern SELF = Pattern.compile("self\\.(\\d{1,9})");
     private static final HexFormat HEX = HexFormat.of();
 
+    private static final Pattern SIGN = Pattern.compile("sign\\.(private|public)\\.(\\d{1,9})");
+
     private final int[] ids;
     private final Map<Long, byte[]> pairs;
     private final Map<Integer, byte[]> selfKeys;
     /** The one process whose part this is, or -1 for the whole set. */
     private final int holder;
+    /** The Ed25519 keys of signed evidence, or null for a key file without them. */
+    private final SigningKeys signing;
 
-    private MacKeys(int[] ids, Map<Long, byte[]> pairs, Map<Integer, byte[]> selfKeys, int holder) {
+    private MacKeys(
+            int[] ids, Map<Long, byte[]> pairs, Map<Integer, byte[]> selfKeys, int holder, SigningKeys signing) {
         this.ids = ids;
         this.pairs = pairs;
         this.selfKeys = selfKeys;
         this.holder = holder;
+        this.signing = signing;
+    }
+
+    /**
+     * The Ed25519 keys that sign and check evidence (docs/quorum.md, "Signed evidence"): this part's own
+     * private key and every public key.
+     *
+     * @throws ConfigException if the key file held none (written before signed evidence)
+     */
+    public SigningKeys signing() {
+        if (signing == null) {
+            throw new ConfigException("the key file of node " + holder + " holds no evidence signing key ("
+                    + SigningKeys.PRIVATE + holder + "); the bft profile needs one: regenerate the keys with"
+                    + " ./eve certs or ./eve keys");
+        }
+        return signing;
+    }
+
+    /**
+     * The same keys without the Ed25519 ones: links that authenticate but do not sign evidence, as bft was
+     * before signed evidence (for tests of the tag vectors alone, and to measure what signing costs; not safe
+     * against a Byzantine verifier's view changes, docs/quorum.md "Signed evidence").
+     */
+    public MacKeys withoutSigning() {
+        return new MacKeys(ids, pairs, selfKeys, holder, null);
+    }
+
+    /** Whether this key file holds the Ed25519 keys of signed evidence. */
+    public boolean signs() {
+        return signing != null;
     }
 
     /**
@@ -98,6 +135,8 @@ public final class MacKeys {
         Map<Long, byte[]> pairs = new HashMap<>();
         Map<Integer, byte[]> selfKeys = new HashMap<>();
         Map<String, String> keyOwners = new HashMap<>();
+        Map<Integer, Map.Entry<String, String>> signPrivate = new TreeMap<>();
+        Map<Integer, Map.Entry<String, String>> signPublic = new TreeMap<>();
         String[] lines = text.split("\\R", -1);
         for (int number = 1; number <= lines.length; number++) {
             String line = lines[number - 1].strip();
@@ -113,6 +152,15 @@ public final class MacKeys {
             String value = line.substring(equals + 1).strip();
             Matcher self = SELF.matcher(name);
             Matcher matcher = NAME.matcher(name);
+            Matcher sign = SIGN.matcher(name);
+            if (sign.matches()) {
+                Map<Integer, Map.Entry<String, String>> kind =
+                        sign.group(1).equals("private") ? signPrivate : signPublic;
+                if (kind.put(Integer.parseInt(sign.group(2)), Map.entry(where, value)) != null) {
+                    throw new ConfigException(where + ": " + name + " appears a second time");
+                }
+                continue;
+            }
             if (self.matches()) {
                 int id = Integer.parseInt(self.group(1));
                 if (id != node) {
@@ -127,7 +175,8 @@ public final class MacKeys {
                 continue;
             }
             if (!matcher.matches()) {
-                throw new ConfigException(where + ": '" + name + "' is not of the form key.<a>-<b> or self." + node);
+                throw new ConfigException(where + ": '" + name + "' is not of the form key.<a>-<b>, self." + node
+                        + ", sign.private." + node + " or sign.public.<id>");
             }
             int a = Integer.parseInt(matcher.group(1));
             int b = Integer.parseInt(matcher.group(2));
@@ -160,7 +209,10 @@ public final class MacKeys {
         if (!selfKeys.containsKey(node)) {
             throw new ConfigException(source + ": no self key (expected a line self." + node + "=<64 hex digits>)");
         }
-        return new MacKeys(sorted, pairs, selfKeys, node);
+        SigningKeys signing = signPrivate.isEmpty() && signPublic.isEmpty()
+                ? null
+                : SigningKeys.parse(source, sorted, node, signPrivate, signPublic);
+        return new MacKeys(sorted, pairs, selfKeys, node, signing);
     }
 
     private static void checkDistinct(Map<String, String> keyOwners, byte[] key, String name, String where) {
@@ -186,7 +238,7 @@ public final class MacKeys {
             random.nextBytes(self);
             selfKeys.put(sorted[i], self);
         }
-        return new MacKeys(sorted, pairs, selfKeys, -1);
+        return new MacKeys(sorted, pairs, selfKeys, -1, SigningKeys.generate(sorted, random));
     }
 
     /**
@@ -203,7 +255,7 @@ public final class MacKeys {
             }
             selfKeys.put(sorted[i], derive("eve test self key", seed, sorted[i]));
         }
-        return new MacKeys(sorted, pairs, selfKeys, -1);
+        return new MacKeys(sorted, pairs, selfKeys, -1, SigningKeys.insecureForTests(seed, sorted));
     }
 
     private static byte[] derive(String label, long seed, long subject) {
@@ -234,7 +286,8 @@ public final class MacKeys {
                 own.put(pair, pairs.get(pair));
             }
         }
-        return new MacKeys(ids, own, Map.of(node, selfKeys.get(node)), node);
+        return new MacKeys(
+                ids, own, Map.of(node, selfKeys.get(node)), node, signing == null ? null : signing.forNode(node));
     }
 
     /**
@@ -269,6 +322,11 @@ public final class MacKeys {
                         "key." + (int) (pair >>> 32) + "-" + (int) pair + "=" + HEX.formatHex(entry.getValue()) + "\n");
             }
             out.write("self." + holder + "=" + HEX.formatHex(selfKeys.get(holder)) + "\n");
+            if (signing != null) {
+                out.write("# Ed25519: node " + holder + "'s evidence signing key and every node's public key"
+                        + " (docs/quorum.md, \"Signed evidence\").\n");
+                out.write(signing.lines(holder));
+            }
         }
     }
 

@@ -43,6 +43,11 @@ public interface Evidence {
         }
     };
 
+    /** Messages a verifier keeps as proof and forwards: {@code Prepare}, {@code CommitVote}, {@code ViewChange}. */
+    static boolean isEvidence(Message message) {
+        return message instanceof Prepare || message instanceof CommitVote || message instanceof ViewChange;
+    }
+
     /** The verifier a message names as its sender, or -1 for a message that names none. */
     static int namedSender(Message message) {
         if (message instanceof Prepare prepare) {

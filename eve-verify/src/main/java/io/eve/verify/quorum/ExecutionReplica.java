@@ -46,7 +46,8 @@ public final class ExecutionReplica {
     private final QuorumConfig config;
     private final ExecutionActions actions;
     private final Dispatcher dispatcher;
-    private final Votes votes = new Votes();
+    private final Refusals refusals;
+    private final Votes votes;
     private final String name;
     private final int self;
 
@@ -142,6 +143,23 @@ public final class ExecutionReplica {
             Token recovered,
             List<Executed> executedAfter,
             LongSupplier seeds) {
+        this(config, actions, joining, recovered, executedAfter, seeds, new Refusals());
+    }
+
+    /**
+     * As {@link #ExecutionReplica(QuorumConfig, ExecutionActions, boolean, Token, List, LongSupplier)},
+     * counting what it refuses from its peers (docs/quorum.md, "Bounded memory") in {@code refusals}.
+     */
+    public ExecutionReplica(
+            QuorumConfig config,
+            ExecutionActions actions,
+            boolean joining,
+            Token recovered,
+            List<Executed> executedAfter,
+            LongSupplier seeds,
+            Refusals refusals) {
+        this.refusals = java.util.Objects.requireNonNull(refusals, "refusals");
+        this.votes = new Votes(config.bounds().batches(), refusals);
         this.joining = joining || recovered != null || !executedAfter.isEmpty();
         if (!config.hostsExecution()) {
             throw new IllegalArgumentException("process " + config.self() + " hosts no execution replica in " + config);
@@ -211,6 +229,16 @@ public final class ExecutionReplica {
     }
 
     /** Whether this replica waits for a state transfer. */
+    /** Agreement votes this replica holds, over every verifier: at most the batch window per verifier. */
+    public int pendingVotes() {
+        return votes.size();
+    }
+
+    /** Batches from the primary waiting for their turn, in this view and the next. */
+    public int bufferedBatches() {
+        return buffered.size() + nextViewBuffer.size();
+    }
+
     public boolean transferring() {
         return transferTarget != null;
     }
@@ -422,6 +450,11 @@ public final class ExecutionReplica {
             return;
         }
         long seq = message.batch().seq();
+        if (seq - stable > config.bounds().batches()) {
+            // docs/quorum.md, "Bounded memory": a correct primary runs at most the pipeline depth ahead.
+            refusals.add(Refusals.Reason.FUTURE_EXECUTE);
+            return;
+        }
         if (message.view() > view) {
             if (message.view() != nextViewBufferView) {
                 nextViewBuffer.clear();

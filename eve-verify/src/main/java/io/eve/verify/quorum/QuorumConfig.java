@@ -1,5 +1,6 @@
 package io.eve.verify.quorum;
 
+import io.eve.config.ClusterConfig;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
@@ -20,6 +21,7 @@ import java.util.Set;
  * @param maxBatchSize requests per batch at most
  * @param maxBatchDelayNanos how long a request may wait for its batch to fill
  * @param extraProtection the extra protection mode of Eve §6.3 ({@code r = 0} only; off for {@code r >= 1})
+ * @param bounds the windows beyond which messages from peers are refused (docs/quorum.md, "Bounded memory")
  */
 public record QuorumConfig(
         int u,
@@ -32,7 +34,8 @@ public record QuorumConfig(
         int pipelineDepth,
         int maxBatchSize,
         long maxBatchDelayNanos,
-        ExtraProtectionConfig extraProtection) {
+        ExtraProtectionConfig extraProtection,
+        ClusterConfig.Bounds bounds) {
 
     public QuorumConfig {
         if (u < 1 || r < 0) {
@@ -54,6 +57,13 @@ public record QuorumConfig(
         }
         if (extraProtection == null) {
             throw new IllegalArgumentException("extraProtection must be given (ExtraProtectionConfig.OFF for none)");
+        }
+        if (bounds == null) {
+            throw new IllegalArgumentException("bounds must be given (ClusterConfig.Bounds.DEFAULT for the defaults)");
+        }
+        if (bounds.batches() <= pipelineDepth) {
+            throw new IllegalArgumentException("the batch window " + bounds.batches() + " must exceed the pipeline"
+                    + " depth " + pipelineDepth + ": the batches a correct primary runs ahead would be refused");
         }
         if (extraProtection.enabled() && r >= 1) {
             throw new IllegalArgumentException("extra protection mode (Eve §6.3) needs r = 0, got r = " + r
@@ -84,7 +94,8 @@ public record QuorumConfig(
                 new ExtraProtectionConfig(
                         protection.enabled(),
                         protection.afterBatches(),
-                        protection.waitTime().toNanos()));
+                        protection.waitTime().toNanos()),
+                cluster.bounds());
     }
 
     public QuorumConfig(
@@ -109,7 +120,8 @@ public record QuorumConfig(
                 pipelineDepth,
                 maxBatchSize,
                 maxBatchDelayNanos,
-                r == 0 ? ExtraProtectionConfig.DEFAULT : ExtraProtectionConfig.OFF);
+                r == 0 ? ExtraProtectionConfig.DEFAULT : ExtraProtectionConfig.OFF,
+                ClusterConfig.Bounds.DEFAULT);
     }
 
     private static int[] distinct(int[] ids, int expected, String what, int u, int r) {
@@ -161,7 +173,8 @@ public record QuorumConfig(
                 pipelineDepth,
                 maxBatchSize,
                 maxBatchDelayNanos,
-                extraProtection);
+                extraProtection,
+                bounds);
     }
 
     public QuorumConfig withTimeouts(long viewTimeoutNanos, long retransmitNanos) {
@@ -176,7 +189,8 @@ public record QuorumConfig(
                 pipelineDepth,
                 maxBatchSize,
                 maxBatchDelayNanos,
-                extraProtection);
+                extraProtection,
+                bounds);
     }
 
     public QuorumConfig withBatching(int pipelineDepth, int maxBatchSize, long maxBatchDelayNanos) {
@@ -191,7 +205,25 @@ public record QuorumConfig(
                 pipelineDepth,
                 maxBatchSize,
                 maxBatchDelayNanos,
-                extraProtection);
+                extraProtection,
+                bounds);
+    }
+
+    /** The same settings with the windows of {@code bounds} (docs/quorum.md, "Bounded memory"). */
+    public QuorumConfig withBounds(ClusterConfig.Bounds bounds) {
+        return new QuorumConfig(
+                u,
+                r,
+                executionReplicas,
+                verifiers,
+                self,
+                viewTimeoutNanos,
+                retransmitNanos,
+                pipelineDepth,
+                maxBatchSize,
+                maxBatchDelayNanos,
+                extraProtection,
+                bounds);
     }
 
     /** The same settings with the extra protection mode of Eve §6.3 as given (on only for {@code r = 0}). */
@@ -207,7 +239,8 @@ public record QuorumConfig(
                 pipelineDepth,
                 maxBatchSize,
                 maxBatchDelayNanos,
-                extraProtection);
+                extraProtection,
+                bounds);
     }
 
     @Override
@@ -297,7 +330,8 @@ public record QuorumConfig(
                 && pipelineDepth == that.pipelineDepth
                 && maxBatchSize == that.maxBatchSize
                 && maxBatchDelayNanos == that.maxBatchDelayNanos
-                && extraProtection.equals(that.extraProtection);
+                && extraProtection.equals(that.extraProtection)
+                && bounds.equals(that.bounds);
     }
 
     @Override

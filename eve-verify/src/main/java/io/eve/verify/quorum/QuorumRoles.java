@@ -34,16 +34,23 @@ public final class QuorumRoles implements HostedRoles {
             VerifierStore store,
             ReplicaHost host,
             boolean joining,
-            LongSupplier seeds) {
+            LongSupplier seeds,
+            Refusals refusals) {
         this.host = host;
         this.replica = config.hostsExecution()
                 ? new ExecutionReplica(
-                        config, new Bindings(), joining, host.recoveredToken(), host.recoveredExecuted(), seeds)
+                        config,
+                        new Bindings(),
+                        joining,
+                        host.recoveredToken(),
+                        host.recoveredExecuted(),
+                        seeds,
+                        refusals)
                 : null;
         VerifierMemory memory =
                 store == null ? null : store.memory("verifier " + config.self(), () -> this::onVerifierDurable);
         this.verifier = config.hostsVerifier()
-                ? new Verifier(config, host::send, evidence, joining, seeds.getAsLong(), memory)
+                ? new Verifier(config, host::send, evidence, joining, seeds.getAsLong(), memory, refusals)
                 : null;
     }
 
@@ -65,7 +72,18 @@ public final class QuorumRoles implements HostedRoles {
      * @param store null: the verifier persists nothing
      */
     public static HostedRoles.Factory of(QuorumConfig config, Evidence evidence, VerifierStore store) {
+        return of(config, evidence, store, new Refusals());
+    }
+
+    /**
+     * As {@link #of(QuorumConfig, Evidence, VerifierStore)}, the roles counting what they refuse from their peers
+     * (docs/quorum.md, "Bounded memory") in {@code refusals}, which the caller publishes ({@link
+     * Refusals#register}).
+     */
+    public static HostedRoles.Factory of(
+            QuorumConfig config, Evidence evidence, VerifierStore store, Refusals refusals) {
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(refusals, "refusals");
         Objects.requireNonNull(evidence, "evidence");
         if (store != null && !config.hostsVerifier()) {
             throw new IllegalArgumentException(
@@ -99,7 +117,7 @@ public final class QuorumRoles implements HostedRoles {
 
             @Override
             public HostedRoles create(ReplicaHost host, boolean joining, LongSupplier seeds) {
-                return new QuorumRoles(config, evidence, store, host, joining, seeds);
+                return new QuorumRoles(config, evidence, store, host, joining, seeds, refusals);
             }
         };
     }
@@ -188,7 +206,8 @@ public final class QuorumRoles implements HostedRoles {
                 || message instanceof Message.Suspect
                 || message instanceof Message.JoinQuery
                 || message instanceof Message.JoinState
-                || message instanceof Message.Authenticated;
+                || message instanceof Message.Authenticated
+                || message instanceof Message.Signed;
     }
 
     /**

@@ -42,6 +42,7 @@ public final class Verifier {
     private static final int KEPT_COMMITS = 256;
 
     private final QuorumConfig config;
+    private final Refusals refusals;
     private final Outbox outbox;
     private final Outbox network;
     private final VerifierMemory memory;
@@ -128,13 +129,31 @@ public final class Verifier {
             boolean recovering,
             long joinNonce,
             VerifierMemory memory) {
+        this(config, outbox, evidence, recovering, joinNonce, memory, new Refusals());
+    }
+
+    /**
+     * As {@link #Verifier(QuorumConfig, Outbox, Evidence, boolean, long, VerifierMemory)}, counting what it
+     * refuses from its peers (docs/quorum.md, "Bounded memory") in {@code refusals}.
+     */
+    public Verifier(
+            QuorumConfig config,
+            Outbox outbox,
+            Evidence evidence,
+            boolean recovering,
+            long joinNonce,
+            VerifierMemory memory,
+            Refusals refusals) {
         if (!config.hostsVerifier()) {
             throw new IllegalArgumentException("process " + config.self() + " hosts no verifier in " + config);
         }
         this.config = config;
-        this.network = outbox;
+        this.refusals = java.util.Objects.requireNonNull(refusals, "refusals");
+        // Every piece of evidence leaves in its evidence form (with r >= 1 signed or tagged), retransmissions too.
+        this.network =
+                (to, message) -> outbox.send(to, Evidence.isEvidence(message) ? evidence.seal(message) : message);
         this.memory = memory;
-        this.outbox = memory == null ? outbox : this::sendWhenRemembered;
+        this.outbox = memory == null ? network : this::sendWhenRemembered;
         this.evidence = evidence;
         this.self = config.self();
         this.protection = new ExtraProtection(config);
@@ -144,7 +163,7 @@ public final class Verifier {
         VerifierMemory.Remembered remembered = memory == null ? null : memory.load();
         boolean restarts = recovering || remembered != null;
         this.rejoin = restarts ? new Rejoin(config, rules, joinNonce) : null;
-        this.views = new ViewChangeDriver(config, rules, this.outbox, new Host(), restarts, joinNonce);
+        this.views = new ViewChangeDriver(config, rules, this.outbox, new Host(), restarts, joinNonce, refusals);
         if (remembered != null) {
             best = remembered.best();
             saved = remembered;
@@ -215,6 +234,16 @@ public final class Verifier {
         return protection.exits();
     }
 
+    /** What this verifier refused to keep its memory bounded, by reason (shared with its process's metrics). */
+    public Refusals refusals() {
+        return refusals;
+    }
+
+    /** Batches this verifier holds messages of (its current view, above its last commit): at most the window. */
+    public int pendingBatches() {
+        return slots.size();
+    }
+
     /** Messages dropped as duplicate, malformed, misattributed or out of place. */
     public long ignored() {
         return ignored;
@@ -226,7 +255,8 @@ public final class Verifier {
         now = nowNanos;
         Message form = message;
         Message inner = message;
-        if (message instanceof Authenticated) {
+        if (message instanceof Authenticated || message instanceof Message.Signed || Evidence.isEvidence(message)) {
+            // Evidence counts only in a form that every verifier it is forwarded to can check as well.
             Evidence.Opened opened = evidence.open(message);
             if (opened == null || opened.origin() != from) {
                 ignored++;
@@ -331,6 +361,9 @@ public final class Verifier {
             outbox.send(from, new VerifyResponse(views.view(), start, true));
             return;
         }
+        if (beyondWindow(token.seq())) {
+            return;
+        }
         if (token.seq() > start.seq()) {
             protection.onVerify(from, token, now);
             judgeViewChange(from);
@@ -350,6 +383,20 @@ public final class Verifier {
             return;
         }
         advance();
+    }
+
+    /**
+     * docs/quorum.md, "Bounded memory": a message about a batch more than the window past the last commit is
+     * refused (counted), so no peer can make this verifier keep slots without bound. A correct replica runs
+     * at most the pipeline depth ahead of agreement, which the window exceeds; a verifier that fell further
+     * behind catches up through the next view.
+     */
+    private boolean beyondWindow(long seq) {
+        if (seq - committedSeq > config.bounds().batches()) {
+            refusals.add(Refusals.Reason.FUTURE_BATCH);
+            return true;
+        }
+        return false;
     }
 
     /** The slot of a batch; the first pending batch starts the stall timer. */
@@ -427,6 +474,9 @@ public final class Verifier {
             helpLaggard(from, seq);
             return;
         }
+        if (beyondWindow(seq)) {
+            return;
+        }
         Slot slot = slot(seq);
         if (slot.prepares.putIfAbsent(from, message.token()) != null) {
             ignored++;
@@ -471,6 +521,9 @@ public final class Verifier {
         long seq = message.token().seq();
         if (seq <= committedSeq) {
             return; // answering votes with votes would echo between two verifiers forever
+        }
+        if (beyondWindow(seq)) {
+            return;
         }
         Slot slot = slot(seq);
         if (slot.votes.putIfAbsent(from, message.token()) != null) {
@@ -743,6 +796,9 @@ public final class Verifier {
         }
         if (held.isEmpty() && durableVersion >= savedVersion) {
             network.send(to, message);
+        } else if (held.size() >= config.bounds().heldMessages()) {
+            // docs/quorum.md, "Bounded memory": as if lost on the way; what matters is sent again.
+            refusals.add(Refusals.Reason.HELD_FULL);
         } else {
             held.add(new Held(to, message, savedVersion));
         }

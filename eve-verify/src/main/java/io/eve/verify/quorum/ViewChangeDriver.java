@@ -57,6 +57,7 @@ final class ViewChangeDriver {
     }
 
     private final QuorumConfig config;
+    private final Refusals refusals;
     private final ViewChanges rules;
     private final Outbox outbox;
     private final Host host;
@@ -88,8 +89,15 @@ final class ViewChangeDriver {
     private long remembered = -1;
 
     ViewChangeDriver(
-            QuorumConfig config, ViewChanges rules, Outbox outbox, Host host, boolean recovering, long randomSeed) {
+            QuorumConfig config,
+            ViewChanges rules,
+            Outbox outbox,
+            Host host,
+            boolean recovering,
+            long randomSeed,
+            Refusals refusals) {
         this.config = config;
+        this.refusals = refusals;
         this.rules = rules;
         this.outbox = outbox;
         this.host = host;
@@ -315,6 +323,11 @@ final class ViewChangeDriver {
             return false;
         }
         long newView = checked.change().newView();
+        if (newView - (changing ? target : view) > config.bounds().views()) {
+            // docs/quorum.md, "Bounded memory": it would be kept until that view.
+            refusals.add(Refusals.Reason.FUTURE_VIEW);
+            return true;
+        }
         if (newView <= view) {
             return true;
         }

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class AuthenticatingTransportTest {
     static final FrameCodec CODEC = new FrameCodec(1 << 20);
-    static final MacKeys KEYS = MacKeys.insecureForTests(1, 0, 1, 2);
+    /** MAC-only keys: links without signed evidence (SignedEvidenceTest covers signed evidence). */
+    static final MacKeys KEYS = MacKeys.insecureForTests(1, 0, 1, 2).withoutSigning();
+
     static final int CLIENT = 100;
 
     record Received(int from, Message message) {}

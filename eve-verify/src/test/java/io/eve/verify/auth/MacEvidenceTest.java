@@ -28,7 +28,9 @@ import org.junit.jupiter.api.Timeout;
 class MacEvidenceTest {
     static final long MS = 1_000_000L;
     static final int[] IDS = {0, 1, 2, 3};
-    static final MacKeys KEYS = MacKeys.insecureForTests(3, IDS);
+    /** MAC-only keys: these tests are about the tag vectors (SignedEvidenceTest covers signed evidence). */
+    static final MacKeys KEYS = MacKeys.insecureForTests(3, IDS).withoutSigning();
+
     static final FrameCodec CODEC = new FrameCodec(1 << 20);
     static final Token ORIGIN = Token.of(0, Digest.ZERO, Digest.ZERO, Digest.ZERO);
 

@@ -10,7 +10,6 @@ import io.eve.transport.wire.FrameCodec;
 import io.eve.verify.auth.AuthenticatingTransport;
 import io.eve.verify.auth.Authenticator;
 import io.eve.verify.auth.Envelopes;
-import io.eve.verify.auth.MacEvidence;
 import io.eve.verify.auth.MacKeys;
 import io.eve.verify.primarybackup.CounterApp;
 import io.eve.verify.runtime.ReplicaRuntime;
@@ -98,7 +97,7 @@ final class QuorumCluster implements AutoCloseable {
             // bft: every message between the processes authenticated, as the CLI runs it.
             Envelopes envelopes = new Envelopes(new Authenticator(keys, node), new FrameCodec(16 << 20));
             transport = new AuthenticatingTransport(transport, envelopes);
-            evidence = new MacEvidence(envelopes);
+            evidence = envelopes.evidence();
         }
         io.eve.verify.runtime.ReplicaRuntimeBuilder builder = ReplicaRuntime.builder();
         QuorumConfig config = base.withSelf(node);

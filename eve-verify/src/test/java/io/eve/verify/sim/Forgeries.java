@@ -7,6 +7,7 @@ import io.eve.protocol.Message.Authenticated;
 import io.eve.protocol.Message.CommitVote;
 import io.eve.protocol.Message.NewView;
 import io.eve.protocol.Message.Prepare;
+import io.eve.protocol.Message.Signed;
 import io.eve.protocol.Message.Verify;
 import io.eve.protocol.Message.VerifyResponse;
 import io.eve.protocol.Message.ViewChange;
@@ -16,6 +17,8 @@ import io.eve.verify.sim.QuorumSimProcess.Byzantine;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /**
@@ -33,7 +36,14 @@ import java.util.function.UnaryOperator;
  *   <li>{@link Byzantine#REPLAYING}: replays envelopes it received earlier to other processes, in its own
  *       name (wrong origin) and on the original sender's link (a spoofed connection: valid tags, so only the
  *       protocol's idempotence stops them).
+ *
+ *   <li>{@link Byzantine#FORGING_EVIDENCE}: see {@link #forgeEvidence}; with each {@code Prepare} and
+ *       {@code VerifyResponse} it sends, forged ones in the name of another verifier, as for {@code
+ *       FORGING_ORIGIN} (evidence signed with its own key, the only one it holds).
  * </ul>
+ *
+ * <p>The process holds what a real member holds: its own MAC keys and its own signing key
+ * ({@code Envelopes} built from its own part of the keys), nothing of the others.
  *
  * <p>Deterministic; single-threaded like the rest of the simulator.
  */
@@ -49,6 +59,7 @@ final class Forgeries {
     private final Byzantine behaviour;
     private final List<Authenticated> heard = new ArrayList<>();
     private long sends;
+    private long forgedChanges;
 
     Forgeries(QuorumSimulation sim, int self, int[] members, Envelopes envelopes, FrameCodec codec, Byzantine kind) {
         this.sim = sim;
@@ -60,11 +71,17 @@ final class Forgeries {
     }
 
     static boolean attacksAuthenticators(Byzantine kind) {
-        return kind == Byzantine.FORGING_ORIGIN || kind == Byzantine.TAMPERING_EVIDENCE || kind == Byzantine.REPLAYING;
+        return kind == Byzantine.FORGING_ORIGIN
+                || kind == Byzantine.TAMPERING_EVIDENCE
+                || kind == Byzantine.REPLAYING
+                || kind == Byzantine.FORGING_EVIDENCE;
     }
 
     /** What the process really sends instead of {@code message}, before it is sealed. */
     Message tamper(Message message) {
+        if (behaviour == Byzantine.FORGING_EVIDENCE) {
+            return forgeEvidence(message);
+        }
         if (behaviour != Byzantine.TAMPERING_EVIDENCE) {
             return message;
         }
@@ -82,7 +99,8 @@ final class Forgeries {
         if (message instanceof NewView newView) {
             List<Message> forms = new ArrayList<>();
             for (Message form : newView.viewChanges()) {
-                boolean others = form instanceof Authenticated envelope && envelope.origin() != self;
+                boolean others = (form instanceof Authenticated envelope && envelope.origin() != self)
+                        || (form instanceof Signed piece && piece.origin() != self);
                 forms.add(others ? alter(form, Forgeries::eraseCertificate) : form);
             }
             sim.log("byzantine process " + self + " erases the certificates in its new view " + newView.view());
@@ -91,14 +109,64 @@ final class Forgeries {
         return message;
     }
 
+    /**
+     * {@link Byzantine#FORGING_EVIDENCE}: its view changes report a certificate for a token nobody prepared,
+     * one batch above its real one, in the latest view possible, made of {@code Prepare}s of every other
+     * verifier in their names: signed with its own key (the only one it has), or (every other view change)
+     * with the real signatures of the others' pieces over the forged frames. Its {@code VerifyResponse}s name
+     * a wrong token.
+     */
+    private Message forgeEvidence(Message message) {
+        if (message instanceof VerifyResponse response && response.token().seq() > 0) {
+            return new VerifyResponse(response.view(), QuorumSimProcess.wrong(response.token()), response.sequential());
+        }
+        if (!(message instanceof ViewChange change) || change.newView() < 1) {
+            return message;
+        }
+        forgedChanges++;
+        long forgedView = change.newView() - 1;
+        Token real = change.certificate();
+        Token invented = Token.of(real.seq() + 1, fill(5), fill(6), real.digest());
+        Map<Integer, Signed> genuine = new TreeMap<>();
+        for (Message form : change.evidence()) {
+            if (form instanceof Signed piece) {
+                genuine.put(piece.origin(), piece);
+            }
+        }
+        List<Message> evidence = new ArrayList<>();
+        for (int verifier : members) {
+            Prepare prepare = new Prepare(forgedView, verifier, invented);
+            if (verifier == self) {
+                evidence.add(envelopes.evidence().seal(prepare)); // in its own name it may say anything
+                continue;
+            }
+            byte[] frame = codec.encode(prepare);
+            Signed spliced = genuine.get(verifier);
+            if (forgedChanges % 2 == 0 && spliced != null) {
+                evidence.add(new Signed(verifier, frame, spliced.signature()));
+            } else {
+                Signed own = (Signed) envelopes.evidence().seal(new Prepare(forgedView, self, invented));
+                // The best it can do: its own signature, of another frame, under the victim's name.
+                evidence.add(new Signed(verifier, frame, own.signature()));
+            }
+        }
+        sim.log("byzantine process " + self + " forges Prepares of the others for " + invented
+                + " in its view change to " + change.newView());
+        return new ViewChange(change.newView(), change.verifier(), forgedView, invented, evidence);
+    }
+
     /** After the process sent {@code message} to {@code to}: what else it sends. */
     void afterSend(int to, Message message) {
         if (!envelopes.isMember(to) || to == self) {
             return;
         }
         sends++;
+        Message inner = message instanceof Signed piece ? codec.decode(piece.frame()) : message;
         if (behaviour == Byzantine.FORGING_ORIGIN) {
-            forge(to, message);
+            forge(to, inner);
+        } else if (behaviour == Byzantine.FORGING_EVIDENCE
+                && (inner instanceof VerifyResponse || inner instanceof Prepare)) {
+            forge(to, inner);
         } else if (behaviour == Byzantine.REPLAYING && sends % 3 == 0 && !heard.isEmpty()) {
             Authenticated old = heard.get((int) ((sends / 3 * 7) % heard.size()));
             if (old.origin() != to) {
@@ -124,6 +192,12 @@ final class Forgeries {
         Message forged = forgedVersion(message, victim);
         if (forged == null) {
             return;
+        }
+        if (envelopes.signsEvidence() && Envelopes.isEvidence(forged)) {
+            // Evidence goes signed; in the victim's name it can only put its own signature on it.
+            byte[] frame = codec.encode(forged);
+            Signed own = (Signed) envelopes.evidence().seal(new Prepare(0, self, ORIGIN));
+            forged = new Signed(victim, frame, own.signature());
         }
         Authenticated own = envelopes.seal(forged);
         Authenticated claimed = new Authenticated(victim, own.frame(), own.tags());
@@ -152,6 +226,11 @@ final class Forgeries {
     }
 
     private Message alter(Message form, UnaryOperator<Message> change) {
+        if (form instanceof Signed piece) {
+            // The original signature over an altered frame.
+            Message inner = codec.decode(piece.frame());
+            return new Signed(piece.origin(), codec.encode(change.apply(inner)), piece.signature());
+        }
         if (!(form instanceof Authenticated envelope)) {
             return form;
         }

@@ -11,7 +11,6 @@ import io.eve.merkle.StateDelta;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.protocol.Message;
 import io.eve.verify.auth.Envelopes;
-import io.eve.verify.auth.MacEvidence;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.ExecutionActions;
 import io.eve.verify.quorum.ExecutionReplica;
@@ -48,7 +47,13 @@ final class QuorumSimProcess {
         /** Tampers with forwarded evidence in view changes and new views ({@link Forgeries}). */
         TAMPERING_EVIDENCE,
         /** Replays envelopes it received ({@link Forgeries}). */
-        REPLAYING
+        REPLAYING,
+        /**
+         * bft-forge-evidence: forges the other verifiers' signed {@code Prepare}s in its view changes (it holds
+         * only its own signing key) and {@code VerifyResponse}s in their names on spoofed links ({@link
+         * Forgeries}); its own responses carry a wrong token, which a forged one would complete to r + 1.
+         */
+        FORGING_EVIDENCE
     }
 
     final int id;
@@ -213,7 +218,7 @@ final class QuorumSimProcess {
                 ? new Verifier(
                         config,
                         this::send,
-                        envelopes == null ? Evidence.PLAIN : new MacEvidence(envelopes),
+                        envelopes == null ? Evidence.PLAIN : envelopes.evidence(),
                         restarted,
                         seeds.getAsLong(),
                         disk)
@@ -335,11 +340,23 @@ final class QuorumSimProcess {
         if (correct() && message instanceof Message.ExecuteBatch batch) {
             sim.onExecuteBatch(this, batch);
         }
-        Message sent = lie(to, message);
+        Message sent = message instanceof Message.Signed signed && signed.origin() == id && envelopes != null
+                ? lieSigned(to, signed)
+                : lie(to, message);
         sim.network().send(id, to, envelopes == null ? sent : envelopes.outbound(to, sent));
         if (forgeries != null) {
             forgeries.afterSend(to, message);
         }
+    }
+
+    /**
+     * Its own signed evidence: the lie is told about the message inside, which it then signs with its own key,
+     * as a Byzantine verifier can.
+     */
+    private Message lieSigned(int to, Message.Signed signed) {
+        Message inner = sim.codec().decode(signed.frame());
+        Message told = lie(to, inner);
+        return told.equals(inner) ? signed : envelopes.evidence().seal(told);
     }
 
     private Message lie(int to, Message message) {
@@ -382,6 +399,7 @@ final class QuorumSimProcess {
                 }
                 return message;
             case TAMPERING_EVIDENCE:
+            case FORGING_EVIDENCE:
                 return forgeries.tamper(message);
             default:
                 return message;
@@ -456,6 +474,9 @@ final class QuorumSimProcess {
                 }
                 executions.tailMap(batch.seq(), true).clear();
                 executions.put(batch.seq(), executed);
+                if (correct()) {
+                    sim.onProduced(executed.token());
+                }
                 if (app.corruptionsDone != corruptionsBefore) {
                     sim.log(name() + " executed batch " + batch.seq() + " wrongly (injected divergence)");
                 }
@@ -515,6 +536,9 @@ final class QuorumSimProcess {
             Token last = transfer.chain().get(transfer.chain().size() - 1);
             enqueue("apply " + last.seq(), 300_000L, () -> {
                 ApplyResult result = stage.apply(transfer.delta(), last);
+                if (result.applied() && correct()) {
+                    sim.onInstalled(QuorumSimProcess.this, last);
+                }
                 if (result.applied()) {
                     executions.tailMap(transfer.delta().baseSeq(), false).clear();
                 }

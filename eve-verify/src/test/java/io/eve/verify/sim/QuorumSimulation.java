@@ -94,6 +94,11 @@ final class QuorumSimulation implements World {
     private final boolean forging;
     private final MacKeys keys;
     private final FrameCodec codec = new FrameCodec(16 << 20);
+    /** The digests of every token a correct replica computed by executing a batch. */
+    private final java.util.Set<Digest> producedByCorrect = new java.util.HashSet<>();
+    /** The links of every correct incarnation, to count what they refused. */
+    private final List<Envelopes> correctEnvelopes = new ArrayList<>();
+
     private long rejected;
     private final Simulation.Settings settings;
     private final SplittableRandom root;
@@ -180,7 +185,9 @@ final class QuorumSimulation implements World {
         }
         this.base = config.withTimeouts(VIEW_TIMEOUT_NANOS, RETRANSMIT_NANOS)
                 .withBatching(1 + root.nextInt(4), 1 + root.nextInt(8), root.nextLong(3 * MS));
-        this.keys = bft ? MacKeys.insecureForTests(seed, processes) : null;
+        // Signed evidence only where it is under attack: it slows the single-threaded simulator about tenfold.
+        MacKeys all = bft ? MacKeys.insecureForTests(seed, processes) : null;
+        this.keys = all == null || profile.equals("bft-forge-evidence") ? all : all.withoutSigning();
         this.running = new QuorumSimProcess[processes.length];
         this.incarnations = new int[processes.length];
         int pick = bft ? root.nextInt(5) : 0;
@@ -199,7 +206,9 @@ final class QuorumSimulation implements World {
             Byzantine.EQUIVOCATING_VERIFIER
         };
         Byzantine[] forgeries = {Byzantine.FORGING_ORIGIN, Byzantine.TAMPERING_EVIDENCE, Byzantine.REPLAYING};
-        if (forging) {
+        if (profile.equals("bft-forge-evidence")) {
+            this.behaviour = Byzantine.FORGING_EVIDENCE;
+        } else if (forging) {
             this.behaviour = forgeries[pick % forgeries.length];
         } else {
             this.behaviour = byzantineProcess < 0
@@ -410,8 +419,27 @@ final class QuorumSimulation implements World {
         }
     }
 
+    /** A correct execution replica executed a batch and computed {@code token}. */
+    void onProduced(Token token) {
+        producedByCorrect.add(token.digest());
+    }
+
+    /**
+     * Issue 20's invariant: a correct replica installs by transfer only a state that a correct replica
+     * produced by executing (the forging profiles; elsewhere a correct process's disk may hold a token its
+     * earlier incarnation produced before this simulation recorded it).
+     */
+    void onInstalled(QuorumSimProcess process, Token token) {
+        if (forging && token.seq() > 0 && !producedByCorrect.contains(token.digest())) {
+            fail(process.name() + " installs a state transfer to " + token + ", which no correct replica produced");
+        }
+    }
+
     /** A correct execution replica marks a version stable: it must be the committed token. */
     void onStable(QuorumSimProcess process, long seq, Token token, Digest root) {
+        if (forging && seq > 0 && !producedByCorrect.contains(token.digest())) {
+            fail(process.name() + " commits batch " + seq + " as " + token + ", which no correct replica produced");
+        }
         if (!token.stateRoot().equals(root)) {
             fail(process.name() + " marks batch " + seq + " stable with root " + root + " but token " + token);
         }
@@ -490,6 +518,25 @@ final class QuorumSimulation implements World {
         return behaviour;
     }
 
+    /**
+     * Pieces of signed evidence the correct processes refused because their signature did not verify
+     * against the key of the verifier they name (docs/quorum.md, "Signed evidence").
+     */
+    long badSignatures() {
+        long bad = 0;
+        for (Envelopes envelopes : correctEnvelopes) {
+            if (envelopes.evidence() instanceof io.eve.verify.auth.SignedEvidence signed) {
+                bad += signed.badSignatures();
+            }
+        }
+        return bad;
+    }
+
+    /** The codec of every process's frames. */
+    FrameCodec codec() {
+        return codec;
+    }
+
     // ---- processes and faults --------------------------------------------------------------------
 
     private void start(int process, boolean restarted) {
@@ -497,6 +544,9 @@ final class QuorumSimulation implements World {
         SplittableRandom seeds = root.split();
         Byzantine lies = process == byzantineProcess ? behaviour : Byzantine.NONE;
         Envelopes envelopes = keys == null ? null : new Envelopes(new Authenticator(keys, process), codec);
+        if (envelopes != null && lies == Byzantine.NONE) {
+            correctEnvelopes.add(envelopes);
+        }
         Forgeries forgeries = Forgeries.attacksAuthenticators(lies)
                 ? new Forgeries(this, process, processes, envelopes, codec, lies)
                 : null;
@@ -607,6 +657,27 @@ final class QuorumSimulation implements World {
         }
         if (concurrencyBugs && kind == 1) {
             injectConcurrencyBug();
+        } else if (behaviour == Byzantine.FORGING_EVIDENCE && kind <= 2) {
+            if (now() > lastDisruption) {
+                // Views must change for the Byzantine verifier's forged view changes to matter: cut the
+                // execution primary off for longer than a view timeout.
+                long view = 0;
+                for (QuorumSimProcess process : running) {
+                    if (process != null && process.verifier != null && process.correct()) {
+                        view = Math.max(view, process.verifier.view());
+                    }
+                }
+                int primary = base.executionPrimary(view);
+                long nanos = 2 * VIEW_TIMEOUT_NANOS + faultRandom.nextLong(VIEW_TIMEOUT_NANOS);
+                log("fault: cut the execution primary " + primary + " of view " + view + " off for " + nanos / MS
+                        + " ms");
+                lastDisruption = now() + nanos;
+                for (int other : processes) {
+                    if (other != primary) {
+                        network.cut(primary, other, nanos);
+                    }
+                }
+            }
         } else if (kind == 0 && settled()) {
             crash(bft && byzantineProcess >= 0 ? byzantineProcess : faultRandom.nextInt(processes.length));
         } else if (kind == 1 && settled()) {

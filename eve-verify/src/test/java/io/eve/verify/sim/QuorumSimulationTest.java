@@ -105,6 +105,31 @@ class QuorumSimulationTest {
     }
 
     /**
+     * Issue 20 (docs/quorum.md, "Signed evidence"): a Byzantine verifier holding only its own keys forges the
+     * other verifiers' signed Prepares in its view changes and their VerifyResponses on spoofed links; the
+     * correct verifiers refuse the forged evidence by its signatures, the links drop the spoofed responses,
+     * and no correct replica commits or installs a state no correct replica produced (checked as the run goes).
+     */
+    @Test
+    void shouldRefuseForgedSignedEvidenceAndSpoofedResponsesOfAByzantineVerifier() {
+        long badSignatures = 0;
+        long rejected = 0;
+        for (long seed = 1; seed <= 2; seed++) {
+            QuorumSimulation sim =
+                    new QuorumSimulation(seed, "bft-forge-evidence", SimulationRunner.settings(FAULT_MILLIS, false));
+            sim.run();
+            badSignatures += sim.badSignatures();
+            rejected += sim.rejected();
+        }
+        assertThat(badSignatures)
+                .as("forged pieces refused by their signatures")
+                .isGreaterThan(0);
+        assertThat(rejected)
+                .as("spoofed and misattributed messages dropped on the links")
+                .isGreaterThan(10);
+    }
+
+    /**
      * Issue 21 (docs/quorum.md, "Rejoining"): on a healthy cluster, a process restarted without its state
      * (a verifier-only process of bft, or one with an execution replica) is back in service within the
      * bound, and no verifier ever changes view; every invariant of the other profiles holds.

@@ -12,6 +12,7 @@ import java.util.List;
  *             witness|long-faults|long-faults-no-witness|late-start|late-start-no-witness   fenced (or not)
  *             pair-restart|pair-restart-no-witness   both replicas restart from their disks at once
  *             crash|crash-lossy|bft|bft-lossy|bft-forge  the quorum protocol
+ *             bft-forge-evidence   a Byzantine verifier forges the others' signed evidence and responses
  *             crash-rejoin|bft-rejoin    restarts on a healthy cluster, back in service without a view change
  *             crash-restart-all|bft-restart-all   durable processes; the whole cluster crashes and restarts
  *             crash-rejoin-failover|bft-rejoin-failover   two processes restart and rejoin, then the primary crashes
@@ -77,6 +78,7 @@ public final class SimulationRunner {
                         "bft-asymmetric",
                         "bft-unordered",
                         "bft-forge",
+                        "bft-forge-evidence",
                         "crash-epm",
                         "crash-epm-off",
                         "crash-rejoin",

@@ -29,6 +29,7 @@ final class Modes {
                 QuorumMode.crashWithoutExtraProtection(),
                 QuorumMode.crashOverNetty(),
                 QuorumMode.bft(),
+                QuorumMode.bftUnsigned(),
                 QuorumMode.bftOverNetty(),
                 new RatisMode(ratisStorage))) {
             modes.put(mode.id(), mode);

@@ -7,7 +7,6 @@ import io.eve.transport.wire.FrameCodec;
 import io.eve.verify.auth.AuthenticatingTransport;
 import io.eve.verify.auth.Authenticator;
 import io.eve.verify.auth.Envelopes;
-import io.eve.verify.auth.MacEvidence;
 import io.eve.verify.auth.MacKeys;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.ExtraProtectionConfig;
@@ -37,13 +36,39 @@ final class QuorumMode implements Mode {
     private final boolean netty;
     private final boolean bft;
     private final ExtraProtectionConfig extraProtection;
+    private final boolean signed;
 
     private QuorumMode(String id, String label, boolean netty, boolean bft, ExtraProtectionConfig extraProtection) {
+        this(id, label, netty, bft, extraProtection, true);
+    }
+
+    private QuorumMode(
+            String id,
+            String label,
+            boolean netty,
+            boolean bft,
+            ExtraProtectionConfig extraProtection,
+            boolean signed) {
         this.id = id;
         this.label = label;
         this.netty = netty;
         this.bft = bft;
         this.extraProtection = extraProtection;
+        this.signed = signed;
+    }
+
+    /**
+     * The bft profile with MAC evidence only (no Ed25519 signatures), to measure what signed evidence costs
+     * (docs/benchmarks.md, "Signed evidence"); not safe against a Byzantine verifier's view changes.
+     */
+    static QuorumMode bftUnsigned() {
+        return new QuorumMode(
+                "eve-bft-unsigned",
+                "Eve bft profile, unsigned evidence",
+                false,
+                true,
+                ExtraProtectionConfig.OFF,
+                false);
     }
 
     static QuorumMode crash() {
@@ -101,6 +126,9 @@ final class QuorumMode implements Mode {
                 .withBatching(4, workload.maxBatchSize(), 1_000_000L)
                 .withExtraProtection(extraProtection);
         MacKeys keys = bft ? MacKeys.generate(base.processes(), new SecureRandom()) : null;
+        if (keys != null && !signed) {
+            keys = keys.withoutSigning();
+        }
         Cluster cluster = new Cluster(netty, base.executionReplicas());
         try {
             for (int node : base.processes()) {
@@ -109,7 +137,7 @@ final class QuorumMode implements Mode {
                 if (keys != null) {
                     Envelopes envelopes = new Envelopes(new Authenticator(keys, node), new FrameCodec(16 << 20));
                     transport = new AuthenticatingTransport(transport, envelopes);
-                    evidence = new MacEvidence(envelopes);
+                    evidence = envelopes.evidence();
                 }
                 ReplicaRuntime process = ReplicaRuntime.builder()
                         .roles(QuorumRoles.of(base.withSelf(node), evidence))

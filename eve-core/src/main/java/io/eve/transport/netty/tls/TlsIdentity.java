@@ -185,9 +185,25 @@ public final class TlsIdentity {
      * @throws ConfigException naming the file, its permissions and the fix
      */
     public static void checkOwnerOnly(Path file, String what) {
+        checkOwnerOnly(file, what, System.getProperty("user.name"));
+    }
+
+    /**
+     * As {@link #checkOwnerOnly(Path, String)}, and the file must belong to {@code user} (the user the process
+     * runs as): a secret someone else owns could be replaced or read by them.
+     *
+     * @throws ConfigException naming the file and its owner, or its permissions
+     */
+    public static void checkOwnerOnly(Path file, String what, String user) {
         try {
             if (!Files.getFileStore(file).supportsFileAttributeView("posix")) {
                 return;
+            }
+            String owner = Files.getOwner(file).getName();
+            if (user != null && !owner.equals(user)) {
+                throw new ConfigException(what + ", " + file + ", is owned by " + owner + ", not by " + user
+                        + ", the user this process runs as: a secret must belong to the process that uses it"
+                        + " (chown " + user + " " + file + ")");
             }
             Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
             for (PosixFilePermission permission : permissions) {

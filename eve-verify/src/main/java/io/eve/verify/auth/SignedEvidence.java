@@ -1,0 +1,138 @@
+package io.eve.verify.auth;
+
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.Signed;
+import io.eve.transport.wire.FrameCodec;
+import io.eve.transport.wire.FrameException;
+import io.eve.verify.quorum.Evidence;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.WeakHashMap;
+
+/**
+ * {@link Evidence} with Ed25519 signatures, for r >= 1 (docs/quorum.md, "Signed evidence"; decision 0022): a
+ * verifier's own {@code Prepare}, {@code CommitVote} and {@code ViewChange} become {@link Signed} messages
+ * signed with its own private key; a piece opens only if its signature verifies against the public key of its
+ * origin, its frame decodes to one of those three messages, and that message names the origin as its
+ * verifier. Unlike a tag vector, a signature checks out the same at every process, so a certificate a correct
+ * verifier holds is valid everywhere, and no verifier can make evidence in another's name.
+ *
+ * <p>Each message is signed once (retransmissions of an equal message reuse the signature); a piece that
+ * verified once is not verified again while something still holds it. Thread-safe: the link verifies on the
+ * transport's threads, the verifier opens on its protocol thread.
+ */
+public final class SignedEvidence implements Evidence {
+    private static final int KEPT_SIGNATURES = 1024;
+
+    private final SigningKeys keys;
+    private final FrameCodec codec;
+    private final int self;
+    private final Map<Message, Signed> sealed = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Message, Signed> eldest) {
+            return size() > KEPT_SIGNATURES;
+        }
+    });
+    /** Pieces whose signature verified, with the message inside: weakly, so they go with their last holder. */
+    private final Map<Signed, Message> verified = Collections.synchronizedMap(new WeakHashMap<>());
+
+    private final Object counting = new Object();
+    private long badSignatures;
+    private long signatures;
+    private long verifications;
+
+    /**
+     * The evidence of process {@code keys.holder()}.
+     *
+     * @throws IllegalArgumentException if {@code keys} is not one process's part
+     */
+    public SignedEvidence(SigningKeys keys, FrameCodec codec) {
+        this.keys = Objects.requireNonNull(keys, "keys");
+        this.codec = Objects.requireNonNull(codec, "codec");
+        if (keys.holder() < 0) {
+            throw new IllegalArgumentException("signed evidence signs for one process, not with " + keys);
+        }
+        this.self = keys.holder();
+    }
+
+    /** Signs {@code own} if it is evidence; any other message is not kept as proof and stays as it is. */
+    @Override
+    public Message seal(Message own) {
+        if (!Evidence.isEvidence(own)) {
+            return own;
+        }
+        Signed cached = sealed.get(own);
+        if (cached != null) {
+            return cached;
+        }
+        byte[] frame = codec.encode(own);
+        Signed signed = new Signed(self, frame, keys.sign(self, frame));
+        count(1, 0, 0);
+        sealed.put(own, signed);
+        verified.put(signed, own);
+        return signed;
+    }
+
+    @Override
+    public Opened open(Message evidence) {
+        if (!(evidence instanceof Signed signed)) {
+            return null; // with r >= 1 an unsigned piece proves nothing: anyone can write it
+        }
+        Message inner = verified.get(signed);
+        if (inner == null) {
+            count(0, 1, 0);
+            if (!keys.verify(signed.origin(), signed.frame(), signed.signature())) {
+                count(0, 0, 1);
+                return null;
+            }
+            try {
+                inner = codec.decode(signed.frame());
+            } catch (FrameException e) {
+                count(0, 0, 1); // signed, but not a frame: never made by a correct verifier
+                return null;
+            }
+            if (!Evidence.isEvidence(inner) || Evidence.namedSender(inner) != signed.origin()) {
+                count(0, 0, 1);
+                return null;
+            }
+            verified.put(signed, inner);
+        }
+        return new Opened(signed.origin(), inner);
+    }
+
+    private void count(int signed, int verified, int bad) {
+        synchronized (counting) {
+            signatures += signed;
+            verifications += verified;
+            badSignatures += bad;
+        }
+    }
+
+    /** Pieces refused: a signature that did not verify, or a signed frame that is not the origin's evidence. */
+    public long badSignatures() {
+        synchronized (counting) {
+            return badSignatures;
+        }
+    }
+
+    /** Signatures made so far. */
+    public long signatures() {
+        synchronized (counting) {
+            return signatures;
+        }
+    }
+
+    /** Signatures verified so far (pieces opened again are not verified again). */
+    public long verifications() {
+        synchronized (counting) {
+            return verifications;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SignedEvidence[verifier " + self + "]";
+    }
+}

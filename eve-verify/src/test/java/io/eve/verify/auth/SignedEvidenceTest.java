@@ -1,0 +1,223 @@
+package io.eve.verify.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eve.config.ConfigException;
+import io.eve.execution.Token;
+import io.eve.merkle.Digest;
+import io.eve.protocol.Message;
+import io.eve.protocol.Message.Authenticated;
+import io.eve.protocol.Message.NewView;
+import io.eve.protocol.Message.Prepare;
+import io.eve.protocol.Message.Signed;
+import io.eve.protocol.Message.Suspect;
+import io.eve.protocol.Message.ViewChange;
+import io.eve.transport.wire.FrameCodec;
+import io.eve.verify.quorum.Evidence;
+import io.eve.verify.quorum.QuorumConfig;
+import io.eve.verify.quorum.Verifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * docs/quorum.md, "Signed evidence": evidence signed with each verifier's own Ed25519 key opens the same at
+ * every verifier, and a verifier holding only its own keys can forge no other verifier's evidence, in a piece
+ * or inside a view change.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SignedEvidenceTest {
+    static final long MS = 1_000_000L;
+    static final int[] IDS = {0, 1, 2, 3};
+    static final MacKeys KEYS = MacKeys.insecureForTests(5, IDS);
+    static final FrameCodec CODEC = new FrameCodec(1 << 20);
+    static final Token ORIGIN = Token.of(0, Digest.ZERO, Digest.ZERO, Digest.ZERO);
+
+    final List<Message> sent = new ArrayList<>();
+
+    /** What process {@code self} holds, and nothing more: its own part of the keys. */
+    static Envelopes envelopes(int self) {
+        return new Envelopes(new Authenticator(KEYS.forNode(self), self), CODEC);
+    }
+
+    static SignedEvidence evidence(int self) {
+        return (SignedEvidence) envelopes(self).evidence();
+    }
+
+    static Token token(long seq, int fill) {
+        byte[] bytes = new byte[Digest.LENGTH];
+        Arrays.fill(bytes, (byte) fill);
+        return Token.of(seq, Digest.of(bytes), Digest.ZERO, Digest.ZERO);
+    }
+
+    Verifier verifier(int self, SignedEvidence evidence) {
+        Verifier verifier =
+                new Verifier(QuorumConfig.bft(IDS, self), (to, message) -> sent.add(message), evidence, false);
+        verifier.start(0);
+        return verifier;
+    }
+
+    @Test
+    void shouldOpenSignedEvidenceTheSameAtEveryVerifierAndSignEachMessageOnce() {
+        SignedEvidence at1 = evidence(1);
+        Prepare prepare = new Prepare(2, 1, token(3, 1));
+        Message sealed = at1.seal(prepare);
+        assertThat(sealed).isInstanceOf(Signed.class);
+        assertThat(at1.seal(new Prepare(2, 1, token(3, 1))))
+                .as("a retransmission reuses the signature")
+                .isSameAs(sealed);
+        assertThat(at1.signatures()).isEqualTo(1);
+        for (int id : IDS) {
+            assertThat(evidence(id).open(sealed)).isEqualTo(new Evidence.Opened(1, prepare));
+        }
+        Suspect notEvidence = new Suspect(1);
+        assertThat(at1.seal(notEvidence)).isSameAs(notEvidence);
+    }
+
+    @Test
+    void shouldRefuseEvidenceInAnotherVerifiersNameAndTamperedEvidence() {
+        SignedEvidence at0 = evidence(0);
+        SigningKeys byzantine = KEYS.forNode(3).signing(); // verifier 3 holds only its own private key
+        Prepare ofOne = new Prepare(0, 1, token(4, 1));
+        byte[] frame = CODEC.encode(ofOne);
+
+        assertThatThrownBy(() -> byzantine.sign(1, frame))
+                .as("it cannot sign as 1")
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(at0.open(new Signed(1, frame, byzantine.sign(3, frame))))
+                .as("origin 1, signed with 3's key")
+                .isNull();
+        assertThat(at0.open(new Signed(3, frame, byzantine.sign(3, frame))))
+                .as("signed by 3, names 1")
+                .isNull();
+        Signed genuine = (Signed) evidence(1).seal(ofOne);
+        byte[] altered = CODEC.encode(new Prepare(0, 1, token(4, 2)));
+        assertThat(at0.open(new Signed(1, altered, genuine.signature())))
+                .as("token changed")
+                .isNull();
+        byte[] flipped = genuine.signature().clone();
+        flipped[10] ^= 1;
+        assertThat(at0.open(new Signed(1, genuine.frame(), flipped)))
+                .as("signature changed")
+                .isNull();
+        assertThat(at0.open(ofOne)).as("unsigned").isNull();
+        assertThat(at0.open(envelopes(1).seal(ofOne))).as("tagged, not signed").isNull();
+        assertThat(at0.badSignatures()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldRefuseAViewChangeCarryingForgedPreparesOfOthers() {
+        SignedEvidence at1 = evidence(1);
+        Verifier leader = verifier(1, at1); // leads view 1
+        Token batch = token(4, 1);
+        List<Message> proof = new ArrayList<>();
+        for (int id = 0; id < 3; id++) {
+            proof.add(evidence(id).seal(new Prepare(0, id, batch)));
+        }
+        // The Byzantine verifier 3 invents a token and Prepares of 0, 1 and 2 for it, signing them with the only
+        // key it has; its own ViewChange is signed correctly.
+        Token invented = token(9, 9);
+        SigningKeys own = KEYS.forNode(3).signing();
+        List<Message> forged = new ArrayList<>();
+        for (int id = 0; id < 3; id++) {
+            byte[] frame = CODEC.encode(new Prepare(0, id, invented));
+            forged.add(new Signed(id, frame, own.sign(3, frame)));
+        }
+        forged.add(evidence(3).seal(new Prepare(0, 3, invented)));
+        Message lying = evidence(3).seal(new ViewChange(1, 3, 0, invented, forged));
+        Message honest = evidence(2).seal(new ViewChange(1, 2, 0, batch, proof));
+
+        leader.onMessage(3, lying, MS);
+        assertThat(leader.ignored()).as("the forged view change is refused").isEqualTo(1);
+        assertThat(at1.badSignatures()).isEqualTo(3);
+        leader.onMessage(2, honest, MS);
+        assertThat(leader.changingView()).as("one valid view change: not r + 1").isFalse();
+        leader.onMessage(3, evidence(3).seal(new ViewChange(1, 3, -1, ORIGIN, List.of())), 2 * MS);
+        List<Token> starts = sent.stream()
+                .filter(NewView.class::isInstance)
+                .map(message -> ((NewView) message).start())
+                .toList();
+        assertThat(starts)
+                .as("the new view starts from the prepared batch, never from the invented token")
+                .containsExactly(batch, batch, batch);
+    }
+
+    @Test
+    void shouldCheckSignaturesOnTheLinkAndRefuseUnsignedEvidence() {
+        Envelopes at0 = envelopes(0);
+        Prepare prepare = new Prepare(0, 1, token(2, 1));
+        Message signed = evidence(1).seal(prepare);
+        Envelopes from1 = envelopes(1);
+        assertThat(at0.inbound(1, from1.outbound(0, signed)).message()).isEqualTo(signed);
+        assertThat(at0.inbound(1, from1.outbound(0, prepare)).rejection()).isEqualTo(Envelopes.Rejection.UNSIGNED);
+        SigningKeys own1 = KEYS.forNode(1).signing();
+        byte[] ofTwo = CODEC.encode(new Prepare(0, 2, token(2, 1)));
+        assertThat(at0.inbound(1, from1.outbound(0, new Signed(2, ofTwo, own1.sign(1, ofTwo))))
+                        .rejection())
+                .as("a spoofed origin inside an honest link")
+                .isEqualTo(Envelopes.Rejection.WRONG_ORIGIN);
+        Signed genuine = (Signed) signed;
+        byte[] flipped = genuine.signature().clone();
+        flipped[0] ^= 1;
+        assertThat(at0.inbound(1, from1.outbound(0, new Signed(1, genuine.frame(), flipped)))
+                        .rejection())
+                .isEqualTo(Envelopes.Rejection.BAD_SIGNATURE);
+        Authenticated suspect = from1.seal(new Suspect(3));
+        assertThat(at0.inbound(1, suspect).message())
+                .as("non-evidence is unwrapped")
+                .isEqualTo(new Suspect(3));
+    }
+
+    @Test
+    void shouldWriteAndLoadEachNodesOwnSigningKeyAndRefuseAnothers(@TempDir Path dir) throws Exception {
+        MacKeys.generate(IDS, new java.security.SecureRandom()).writeNodeFiles(dir);
+        Path file0 = dir.resolve("node-0").resolve(MacKeys.NODE_FILE);
+        Path file2 = dir.resolve("node-2").resolve(MacKeys.NODE_FILE);
+        MacKeys node0 = MacKeys.loadNode(file0, IDS, 0);
+        MacKeys node2 = MacKeys.loadNode(file2, IDS, 2);
+        byte[] frame = CODEC.encode(new Prepare(0, 2, token(1, 1)));
+        Signed signed = new Signed(2, frame, node2.signing().sign(2, frame));
+        assertThat(new SignedEvidence(node0.signing(), CODEC).open(signed)).isNotNull();
+
+        String text0 = Files.readString(file0);
+        String text2 = Files.readString(file2);
+        assertThat(text0).contains("sign.private.0=").doesNotContain("sign.private.2=");
+        String privateOf2 = text2.lines()
+                .filter(line -> line.startsWith("sign.private.2="))
+                .findFirst()
+                .orElseThrow();
+        assertThatThrownBy(() -> MacKeys.parseNode(text0 + privateOf2 + "\n", "node-0/macs.properties", IDS, 0))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("node-0/macs.properties line")
+                .hasMessageContaining("sign.private.2 is the signing key of node 2, another node's secret");
+        String noPublic3 =
+                text0.lines().filter(line -> !line.startsWith("sign.public.3=")).reduce("", (a, b) -> a + b + "\n");
+        assertThatThrownBy(() -> MacKeys.parseNode(noPublic3, "node-0/macs.properties", IDS, 0))
+                .hasMessageContaining("node-0/macs.properties: no public signing key of node 3");
+        String public2 = text2.lines()
+                .filter(line -> line.startsWith("sign.public.2="))
+                .findFirst()
+                .orElseThrow()
+                .substring("sign.public.2=".length());
+        String swapped = text0.lines()
+                .map(line -> line.startsWith("sign.public.0=") ? "sign.public.0=" + public2 : line)
+                .reduce("", (a, b) -> a + b + "\n");
+        assertThatThrownBy(() -> MacKeys.parseNode(swapped, "node-0/macs.properties", IDS, 0))
+                .hasMessageContaining("sign.private.0 does not match sign.public.0");
+        String noPrivate = text0.lines()
+                .filter(line -> !line.startsWith("sign.private.0="))
+                .reduce("", (a, b) -> a + b + "\n");
+        assertThatThrownBy(() -> MacKeys.parseNode(noPrivate, "node-0/macs.properties", IDS, 0))
+                .hasMessageContaining("node-0/macs.properties: no evidence signing key");
+        String garbled = text0.replaceFirst("sign.public.1=", "sign.public.1=%%");
+        assertThatThrownBy(() -> MacKeys.parseNode(garbled, "node-0/macs.properties", IDS, 0))
+                .hasMessageContaining("sign.public.1 is not base64");
+    }
+}
