@@ -204,6 +204,7 @@ class RingProtocolTest {
         assertThat(ring.seqs).hasSize(total);
         for (int i = 0; i < total; i++) {
             assertThat(ring.seqs.get(i)).isEqualTo(i + 1L);
+            assertThat(ring.payloads.get(i)).isEqualTo(RingHarness.payload(i + 1L, (int) ((i + 1L) % 49)));
         }
         assertThat(maxUnconsumed.get()).isLessThanOrEqualTo(256);
         assertThat(List.of(ring.writer.failure() == null)).containsExactly(true);

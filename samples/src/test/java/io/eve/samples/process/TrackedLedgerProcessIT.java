@@ -2,12 +2,10 @@ package io.eve.samples.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.eve.client.ApplicationErrorException;
 import io.eve.client.EveClient;
 import io.eve.client.ServiceClient;
 import io.eve.config.ClusterConfig;
 import io.eve.samples.cli.ReplicaLaunch;
-import io.eve.samples.tutorial.Bank;
 import io.eve.samples.tutorial.BankRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -159,27 +157,6 @@ class TrackedLedgerProcessIT {
             AtomicBoolean running,
             AtomicLong acknowledged,
             List<String> failures) {
-        ServiceClient<BankRequest, Long> bank = new ServiceClient<>(client, BankRequest.CODEC);
-        while (running.get()) {
-            String account = "a" + random.nextInt(ACCOUNTS);
-            long amount = 1 + random.nextInt(20);
-            try {
-                if (random.nextBoolean()) {
-                    bank.invoke(new BankRequest.Deposit(account, amount));
-                    deposited.addAndGet(amount);
-                    acknowledged.incrementAndGet();
-                } else {
-                    bank.invoke(new BankRequest.Transfer(account, "a" + random.nextInt(ACCOUNTS), amount * 10));
-                }
-            } catch (ApplicationErrorException e) {
-                if (!e.code().equals(Bank.INSUFFICIENT_FUNDS)) {
-                    failures.add(e.getMessage());
-                }
-            } catch (RuntimeException e) {
-                // An unacknowledged deposit would leave the total uncertain: count it as a failure.
-                failures.add(e.toString());
-                return;
-            }
-        }
+        BankLoad.run(client, random, ACCOUNTS, running, deposited, acknowledged, failures);
     }
 }

@@ -102,28 +102,7 @@ class TutorialProcessIT {
         }
 
         private void work(EveClient client, SplittableRandom random) {
-            ServiceClient<BankRequest, Long> bank = new ServiceClient<>(client, BankRequest.CODEC);
-            while (running.get()) {
-                String from = "a" + random.nextInt(ACCOUNTS);
-                long amount = 1 + random.nextInt(20);
-                try {
-                    if (random.nextBoolean()) {
-                        bank.invoke(new BankRequest.Deposit(from, amount));
-                        deposited.addAndGet(amount);
-                        deposits.incrementAndGet();
-                    } else {
-                        bank.invoke(new BankRequest.Transfer(from, "a" + random.nextInt(ACCOUNTS), amount * 10));
-                    }
-                } catch (ApplicationErrorException e) {
-                    if (!e.code().equals(Bank.INSUFFICIENT_FUNDS)) {
-                        failures.add(e.getMessage());
-                    }
-                } catch (RuntimeException e) {
-                    // An unacknowledged deposit would make the total uncertain: the test counts it as a failure.
-                    failures.add(e.toString());
-                    return;
-                }
-            }
+            BankLoad.run(client, random, ACCOUNTS, running, deposited, deposits, failures);
         }
 
         void awaitDeposits(long count, Duration limit) throws InterruptedException {
