@@ -176,9 +176,14 @@ public final class InMemoryFabric implements AutoCloseable {
         return ((long) owner << 32) | (peer & 0xffffffffL);
     }
 
+    /**
+     * Copies {@code bytes[from, to)} to {@code offset + from} of {@code target} in one bulk copy. Like a NIC's
+     * DMA it promises no order among the bytes of one write (the ring's canary and checksum cover that); a
+     * byte-at-a-time loop cost the writing thread about a sixth of its samples in RingClusterBenchmark.
+     */
     private static void place(ByteBuffer target, long offset, byte[] bytes, int from, int to) {
-        for (int i = from; i < to; i++) {
-            target.put((int) offset + i, bytes[i]);
+        if (to > from) {
+            target.put((int) offset + from, bytes, from, to - from);
         }
         VarHandle.releaseFence();
     }

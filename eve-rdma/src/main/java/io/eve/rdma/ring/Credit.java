@@ -22,6 +22,9 @@ public record Credit(long consumed, long acked) {
 
     /** The later of two records: credits only grow, so a reordered older write never takes any back. */
     Credit max(Credit other) {
-        return other == null ? this : new Credit(Math.max(consumed, other.consumed), Math.max(acked, other.acked));
+        if (other == null || (other.consumed <= consumed && other.acked <= acked)) {
+            return this; // the common case on every poll of an idle pair: nothing new, nothing allocated
+        }
+        return new Credit(Math.max(consumed, other.consumed), Math.max(acked, other.acked));
     }
 }
