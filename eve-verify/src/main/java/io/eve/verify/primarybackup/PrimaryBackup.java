@@ -141,6 +141,19 @@ public final class PrimaryBackup {
         return ctx.rollbacks;
     }
 
+    /**
+     * Objects this replica, as primary, named as different in batches whose tokens still differed after
+     * sequential re-execution (docs/state.md, "Diagnosing a batch that still differs").
+     */
+    public long divergedObjects() {
+        return ctx.reports.divergedObjects();
+    }
+
+    /** The last such diagnosis that compared both replicas' objects. */
+    public java.util.Optional<io.eve.verify.diagnosis.Divergence> lastDivergence() {
+        return ctx.reports.latest();
+    }
+
     /** State transfers this replica installed. */
     public long transfersInstalled() {
         return ctx.transfers;
@@ -180,6 +193,8 @@ public final class PrimaryBackup {
             role.onJoinRequest(join);
         } else if (message instanceof Heartbeat heartbeat) {
             role.onHeartbeat(heartbeat);
+        } else if (message instanceof Message.ObjectDigests digests) {
+            role.onObjectDigests(digests);
         }
     }
 

@@ -1,0 +1,58 @@
+package io.eve.verify.primarybackup;
+
+import static io.eve.verify.primarybackup.Cluster.FIRST;
+import static io.eve.verify.primarybackup.Cluster.SECOND;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eve.Reply;
+import io.eve.client.EveClient;
+import io.eve.merkle.graph.ReplicatedMap;
+import io.eve.verify.diagnosis.Divergence;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** docs/state.md, "Diagnosing a batch that still differs", with two replicas in one JVM. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DiagnosisIT {
+
+    private static long value(Reply reply) {
+        assertThat(reply.error()).as(reply.errorText()).isFalse();
+        return Long.parseLong(new String(reply.payload(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldNameTheObjectThatStillDiffersAfterSequentialReExecution() throws Exception {
+        try (Cluster cluster = new Cluster()) {
+            Cluster.await("node 0 leads", () -> cluster.isPrimary(FIRST));
+            EveClient client = cluster.client(100);
+            assertThat(value(client.submit(CounterApp.add(1, 1)).get(20, TimeUnit.SECONDS)))
+                    .isEqualTo(1);
+            // The backup adds a value of its own to every add, however it runs them.
+            cluster.apps[SECOND].skew = 1000;
+
+            assertThat(value(client.submit(CounterApp.add(1, 5)).get(20, TimeUnit.SECONDS)))
+                    .as("the primary's state stands")
+                    .isEqualTo(6);
+
+            Cluster.await(
+                    "the primary diagnosed the batch",
+                    () -> cluster.replicas[FIRST].status().divergedObjects() > 0);
+            Divergence divergence = cluster.replicas[FIRST]
+                    .inspect(roles -> ((PrimaryBackupRoles) roles).machine().lastDivergence())
+                    .orElseThrow();
+            long counters = cluster.apps[FIRST].state.idOf(cluster.apps[FIRST].counters);
+            assertThat(divergence.differences()).singleElement().satisfies(difference -> {
+                assertThat(difference.id()).isEqualTo(counters);
+                assertThat(difference.here().orElseThrow().className()).isEqualTo(ReplicatedMap.class.getName());
+                assertThat(difference.there().orElseThrow().className()).isEqualTo(ReplicatedMap.class.getName());
+                assertThat(difference.here().orElseThrow().digest())
+                        .isNotEqualTo(difference.there().orElseThrow().digest());
+            });
+            assertThat(cluster.replicas[FIRST].status().divergedObjects()).isEqualTo(1);
+            assertThat(cluster.replicas[FIRST].status().toJson()).contains("\"divergedObjects\": 1");
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+}
