@@ -16,6 +16,7 @@ public final class DigestReports {
     private long diagnosed;
     private long objects;
     private Optional<Divergence> latest = Optional.empty();
+    private Optional<String> lastLine = Optional.empty();
 
     /** Keeps {@code report} as {@code sender}'s last, replacing any earlier one. */
     public void onReport(int sender, ObjectDigests report) {
@@ -56,6 +57,16 @@ public final class DigestReports {
     /** Objects named as different, summed over the diagnoses since start. */
     public long divergedObjects() {
         return objects;
+    }
+
+    /** Keeps the diagnosis as the WARN line gave it (what it named, or why it named nothing). */
+    public void noteLine(String line) {
+        lastLine = Optional.of(line);
+    }
+
+    /** The last diagnosis as the WARN line gave it. */
+    public Optional<String> lastLine() {
+        return lastLine;
     }
 
     /** The last diagnosis that compared reports. */

@@ -154,6 +154,11 @@ public final class PrimaryBackup {
         return ctx.reports.latest();
     }
 
+    /** What the last such diagnosis said: the objects it named, or why it named none. */
+    public java.util.Optional<String> lastDiagnosis() {
+        return ctx.reports.lastLine();
+    }
+
     /** State transfers this replica installed. */
     public long transfersInstalled() {
         return ctx.transfers;

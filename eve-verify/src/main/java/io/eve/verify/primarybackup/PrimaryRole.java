@@ -508,12 +508,14 @@ final class PrimaryRole implements Role {
             ctx.send(new Rollback(ctx.view, ctx.epoch, ctx.committed, false));
             sequentialNext = true;
         } else {
+            String diagnosis = diagnose(slot);
+            ctx.reports.noteLine(diagnosis);
             LOG.warn(
                     "{}: batch {} still differs after sequential re-execution: nondeterminism outside the"
                             + " execution context; {}; the backup takes the primary's state",
                     ctx.name,
                     seq,
-                    diagnose(slot));
+                    diagnosis);
             slots.remove(seq);
             slots.values().forEach(s -> again.add(s.batch));
             slots.clear();

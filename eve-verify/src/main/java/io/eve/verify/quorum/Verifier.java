@@ -268,6 +268,11 @@ public final class Verifier {
         return reports.latest();
     }
 
+    /** What the last such diagnosis said, per replica: the objects it named, or whose digests were missing. */
+    public Optional<String> lastDiagnosis() {
+        return reports.lastLine();
+    }
+
     /** Messages dropped as duplicate, malformed, misattributed or out of place. */
     public long ignored() {
         return ignored;
@@ -537,6 +542,7 @@ public final class Verifier {
         } else {
             reports.record(last, named.size());
         }
+        reports.noteLine(text.toString());
         LOG.warn(
                 "verifier {}: batch {} still differs after sequential re-execution in view {}: nondeterminism outside"
                         + " the execution context; objects named: {}; {}; changing view",

@@ -22,6 +22,36 @@ class DiagnosisIT {
         return Long.parseLong(new String(reply.payload(), StandardCharsets.UTF_8));
     }
 
+    private static PrimaryBackup machine(Cluster cluster) {
+        return cluster.replicas[FIRST].inspect(roles -> ((PrimaryBackupRoles) roles).machine());
+    }
+
+    @Test
+    void shouldSayTheBackupsDigestsAreMissingInsteadOfGuessing() throws Exception {
+        try (Cluster cluster = new Cluster()) {
+            Cluster.await("node 0 leads", () -> cluster.isPrimary(FIRST));
+            cluster.network.setFirewall(
+                    (from, to, message) -> message instanceof io.eve.protocol.Message.ObjectDigests ? null : message);
+            EveClient client = cluster.client(100);
+            assertThat(value(client.submit(CounterApp.add(1, 1)).get(20, TimeUnit.SECONDS)))
+                    .isEqualTo(1);
+            cluster.apps[SECOND].skew = 1000;
+
+            assertThat(value(client.submit(CounterApp.add(1, 5)).get(20, TimeUnit.SECONDS)))
+                    .isEqualTo(6);
+
+            Cluster.await(
+                    "the primary diagnosed the batch",
+                    () -> machine(cluster).lastDiagnosis().isPresent());
+            assertThat(machine(cluster).lastDiagnosis().orElseThrow())
+                    .isEqualTo("node 1 sent no object digests for it (lost, or a version without them), so the"
+                            + " objects are not named; the replies differ");
+            assertThat(machine(cluster).lastDivergence()).isEmpty();
+            assertThat(cluster.replicas[FIRST].status().divergedObjects()).isZero();
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+
     @Test
     void shouldNameTheObjectThatStillDiffersAfterSequentialReExecution() throws Exception {
         try (Cluster cluster = new Cluster()) {
@@ -50,6 +80,11 @@ class DiagnosisIT {
                 assertThat(difference.here().orElseThrow().digest())
                         .isNotEqualTo(difference.there().orElseThrow().digest());
             });
+            assertThat(machine(cluster).lastDiagnosis().orElseThrow())
+                    .startsWith("the object that differs: object " + counters + " (eve.Map, "
+                            + ReplicatedMap.class.getName() + " here; eve.Map, " + ReplicatedMap.class.getName()
+                            + " at node 1)")
+                    .endsWith("the replies differ");
             assertThat(cluster.replicas[FIRST].status().divergedObjects()).isEqualTo(1);
             assertThat(cluster.replicas[FIRST].status().toJson()).contains("\"divergedObjects\": 1");
             assertThat(cluster.failures).isEmpty();
