@@ -11,6 +11,8 @@ import io.eve.protocol.Message.Heartbeat;
 import io.eve.protocol.Message.JoinRequest;
 import io.eve.protocol.Message.Rollback;
 import io.eve.protocol.Message.StateTransfer;
+import io.eve.verify.diagnosis.Divergence;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,12 +152,12 @@ public final class PrimaryBackup {
     }
 
     /** The last such diagnosis that compared both replicas' objects. */
-    public java.util.Optional<io.eve.verify.diagnosis.Divergence> lastDivergence() {
+    public Optional<Divergence> lastDivergence() {
         return ctx.reports.latest();
     }
 
     /** What the last such diagnosis said: the objects it named, or why it named none. */
-    public java.util.Optional<String> lastDiagnosis() {
+    public Optional<String> lastDiagnosis() {
         return ctx.reports.lastLine();
     }
 

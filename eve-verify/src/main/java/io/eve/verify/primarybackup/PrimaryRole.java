@@ -14,7 +14,6 @@ import io.eve.protocol.Message.JoinRequest;
 import io.eve.protocol.Message.ObjectDigests;
 import io.eve.protocol.Message.Rollback;
 import io.eve.protocol.Message.StateTransfer;
-import io.eve.verify.diagnosis.Divergence;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -461,33 +460,6 @@ final class PrimaryRole implements Role {
         }
     }
 
-    /**
-     * Names the objects on which this replica's sequential run of the slot's batch and the backup's differ, from
-     * the backup's {@link ObjectDigests} (docs/state.md, "Diagnosing a batch that still differs"); says so
-     * instead of guessing when either side's digests are missing.
-     */
-    private String diagnose(Slot slot) {
-        Executed mine = slot.mine.orElseThrow();
-        String peer = "node " + ctx.peer;
-        String replies =
-                mine.token().replyDigest().equals(slot.peerToken.orElseThrow().replyDigest())
-                        ? "the replies are equal"
-                        : "the replies differ";
-        Optional<ObjectDigests> theirs = ctx.reports.of(ctx.peer, ctx.view, slot.seq());
-        if (mine.objectDigests().isEmpty() || theirs.isEmpty()) {
-            ctx.reports.recordUnnamed();
-            String missing = mine.objectDigests().isEmpty()
-                    ? "this replica's state keeps no object digests"
-                    : peer + " sent no object digests for it (lost, or a version without them)";
-            return missing + ", so the objects are not named; " + replies;
-        }
-        List<io.eve.merkle.ObjectDigest> here = mine.objectDigests().get();
-        Divergence divergence = Divergence.compare(
-                slot.seq(), here, 0, theirs.get().entries(), theirs.get().omitted());
-        ctx.reports.record(divergence, divergence.differences().size());
-        return divergence.describe("here", "at " + peer) + "; " + replies;
-    }
-
     private void onMismatch(Slot slot) {
         long seq = slot.seq();
         ctx.epoch++;
@@ -508,8 +480,8 @@ final class PrimaryRole implements Role {
             ctx.send(new Rollback(ctx.view, ctx.epoch, ctx.committed, false));
             sequentialNext = true;
         } else {
-            String diagnosis = diagnose(slot);
-            ctx.reports.noteLine(diagnosis);
+            String diagnosis =
+                    ctx.reports.diagnosePair(ctx.view, slot.mine.orElseThrow(), slot.peerToken.orElseThrow(), ctx.peer);
             LOG.warn(
                     "{}: batch {} still differs after sequential re-execution: nondeterminism outside the"
                             + " execution context; {}; the backup takes the primary's state",

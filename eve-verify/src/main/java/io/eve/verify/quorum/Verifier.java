@@ -487,70 +487,17 @@ public final class Verifier {
 
     /**
      * The first batch of the view ran sequentially on every replica, and its tokens still cannot reach a quorum:
-     * names the objects on which each replica differs from one of the largest group of equal tokens, from their
-     * object digests, or says whose digests are missing (docs/state.md, "Diagnosing a batch that still
+     * the WARN line names the objects on which the replicas differ (docs/state.md, "Diagnosing a batch that still
      * differs"). A report only: the view change goes ahead as before.
      */
     private void diagnose(long seq, Map<Integer, Token> verifies) {
-        Map<String, List<Integer>> groups = new TreeMap<>();
-        new TreeMap<>(verifies)
-                .forEach((replica, token) -> groups.computeIfAbsent(
-                                token.digest().toHex(), t -> new ArrayList<>())
-                        .add(replica));
-        List<Integer> largest = List.of();
-        for (List<Integer> group : groups.values()) {
-            if (group.size() > largest.size() || (group.size() == largest.size() && group.get(0) < largest.get(0))) {
-                largest = group;
-            }
-        }
-        int reference = largest.get(0);
-        Token referenceToken = verifies.get(reference);
-        Optional<ObjectDigests> base = reports.of(reference, views.view(), seq);
-        StringBuilder text = new StringBuilder();
-        java.util.Set<Long> named = new java.util.TreeSet<>();
-        Divergence last = null;
-        for (Map.Entry<Integer, Token> entry : new TreeMap<>(verifies).entrySet()) {
-            int replica = entry.getKey();
-            if (entry.getValue().matches(referenceToken)) {
-                continue;
-            }
-            Optional<ObjectDigests> other = reports.of(replica, views.view(), seq);
-            text.append(text.length() == 0 ? "" : "; ").append("replica ").append(replica);
-            text.append(
-                    entry.getValue().replyDigest().equals(referenceToken.replyDigest())
-                            ? " (same replies)"
-                            : " (other replies)");
-            if (base.isEmpty() || other.isEmpty()) {
-                int silent = base.isEmpty() ? reference : replica;
-                text.append(": replica ")
-                        .append(silent)
-                        .append(" sent no object digests for it (lost, or a version without them), so the objects are"
-                                + " not named");
-                continue;
-            }
-            last = Divergence.compare(
-                    seq,
-                    other.get().entries(),
-                    other.get().omitted(),
-                    base.get().entries(),
-                    base.get().omitted());
-            last.differences().forEach(difference -> named.add(difference.id()));
-            text.append(": ").append(last.describe("at replica " + replica, "at replica " + reference));
-        }
-        if (last == null) {
-            reports.recordUnnamed();
-        } else {
-            reports.record(last, named.size());
-        }
-        reports.noteLine(text.toString());
         LOG.warn(
                 "verifier {}: batch {} still differs after sequential re-execution in view {}: nondeterminism outside"
-                        + " the execution context; objects named: {}; {}; changing view",
+                        + " the execution context; {}; changing view",
                 self,
                 seq,
                 views.view(),
-                named.size(),
-                text);
+                reports.diagnoseReplicas(views.view(), seq, verifies));
     }
 
     /** Eve §6.3: in the extra protection mode the quorum is not enough; all {@code nE} tokens must match. */
