@@ -19,6 +19,8 @@ import io.eve.merkle.Digest;
  * @param transferBytes bytes of state received by transfer since start
  * @param repliesReleased client replies released since start
  * @param viewChanges view changes this node's verifier started (quorum profiles), else 0
+ * @param divergedObjects objects this node named as different in batches whose tokens still differed after
+ *     sequential re-execution, since start (docs/state.md, "Diagnosing a batch that still differs")
  */
 public record ReplicaStatus(
         int node,
@@ -33,7 +35,8 @@ public record ReplicaStatus(
         long transfers,
         long transferBytes,
         long repliesReleased,
-        long viewChanges) {
+        long viewChanges,
+        long divergedObjects) {
 
     private static final java.util.regex.Pattern FIELD =
             java.util.regex.Pattern.compile("\"(\\w+)\": (?:\"([^\"]*)\"|([^,}\\s]+))");
@@ -64,7 +67,8 @@ public record ReplicaStatus(
                     number(fields, "transfers"),
                     number(fields, "transferBytes"),
                     number(fields, "replies"),
-                    number(fields, "viewChanges"));
+                    number(fields, "viewChanges"),
+                    number(fields, "divergedObjects"));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("a replica status is not readable (" + e.getMessage() + "): " + json, e);
         }
@@ -98,7 +102,7 @@ public record ReplicaStatus(
                 "{\"node\": %d, \"role\": \"%s\", \"roles\": \"%s\", \"primary\": %b, \"view\": %d, \"committedSeq\": %d,"
                         + " \"stableSeq\": %d, \"stableRoot\": \"%s\", \"verifiedSeq\": %d, \"rollbacks\": %d,"
                         + " \"transfers\": %d, \"transferBytes\": %d, \"replies\": %d, \"viewChanges\": %d,"
-                        + " \"joining\": %b}",
+                        + " \"divergedObjects\": %d, \"joining\": %b}",
                 node,
                 role.name().toLowerCase(java.util.Locale.ROOT),
                 roles,
@@ -113,6 +117,7 @@ public record ReplicaStatus(
                 transferBytes,
                 repliesReleased,
                 viewChanges,
+                divergedObjects,
                 role == Replica.Role.JOINING);
     }
 }

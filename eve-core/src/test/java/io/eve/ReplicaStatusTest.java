@@ -23,9 +23,10 @@ class ReplicaStatusTest {
                 2,
                 10_240,
                 77,
-                4);
+                4,
+                3);
         ReplicaStatus verifier =
-                new ReplicaStatus(3, Replica.Role.VERIFIER, "verifier", 3, -1, -1, null, 41, 0, 0, 0, 0, 4);
+                new ReplicaStatus(3, Replica.Role.VERIFIER, "verifier", 3, -1, -1, null, 41, 0, 0, 0, 0, 4, 0);
         assertThat(ReplicaStatus.fromJson(primary.toJson())).isEqualTo(primary);
         assertThat(ReplicaStatus.fromJson(verifier.toJson())).isEqualTo(verifier);
         assertThat(primary.toJson()).contains("\"primary\": true", "\"joining\": false");
@@ -33,7 +34,7 @@ class ReplicaStatusTest {
 
     @Test
     void shouldNameWhatIsMissingOrUnreadable() {
-        String json = new ReplicaStatus(0, Replica.Role.BACKUP, "backup", 1, 5, 5, null, -1, 0, 0, 0, 0, 0).toJson();
+        String json = new ReplicaStatus(0, Replica.Role.BACKUP, "backup", 1, 5, 5, null, -1, 0, 0, 0, 0, 0, 0).toJson();
         assertThatThrownBy(() -> ReplicaStatus.fromJson(json.replace("\"view\"", "\"sight\"")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lacks 'view'");

@@ -8,6 +8,7 @@ import io.eve.Request;
 import io.eve.batch.Batch;
 import io.eve.merkle.ApplyResult;
 import io.eve.merkle.Digest;
+import io.eve.merkle.ObjectDigest;
 import io.eve.merkle.StateDelta;
 import io.eve.merkle.UntrackedWriteException;
 import io.eve.merkle.codec.HashSink;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -235,7 +237,10 @@ public final class ExecutionStage {
                 tokens.get(batch.seq() - 1).digest());
         tokens.put(batch.seq(), token);
         clocks.put(batch.seq(), new long[] {batch.timestampMillis(), batch.seed()});
-        return new Executed(batch, token, inOrder, run.partition.size(), sequential);
+        // A sequential run is the one whose tokens, if they still differ, call for naming the objects: only it
+        // pays for reading them (docs/state.md, "Diagnosing a batch that still differs").
+        Optional<List<ObjectDigest>> objects = sequential ? state.objectDigests(batch.seq()) : Optional.empty();
+        return new Executed(batch, token, inOrder, run.partition.size(), sequential, objects);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.eve.execution;
 
 import io.eve.merkle.ApplyResult;
 import io.eve.merkle.Digest;
+import io.eve.merkle.ObjectDigest;
 import io.eve.merkle.StateDelta;
 import io.eve.merkle.VersionedState;
 import io.eve.merkle.codec.BufferSink;
@@ -9,6 +10,8 @@ import io.eve.merkle.codec.HashSink;
 import io.eve.merkle.codec.MalformedInputException;
 import io.eve.merkle.codec.Source;
 import io.eve.merkle.graph.ObjectGraphState;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Everything a replica seals, rolls back and transfers: the application's state and the framework's own
@@ -115,6 +118,15 @@ public final class ReplicaState implements VersionedState {
     @Override
     public Digest rootAt(long seq) {
         return combine(application.rootAt(seq), framework.rootAt(seq));
+    }
+
+    /**
+     * The application's objects only: the reply cache changes exactly when the replies do, which the tokens
+     * already compare (their reply digests).
+     */
+    @Override
+    public Optional<List<ObjectDigest>> objectDigests(long seq) {
+        return application.objectDigests(seq);
     }
 
     @Override

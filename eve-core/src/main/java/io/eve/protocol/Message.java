@@ -4,7 +4,10 @@ import io.eve.Reply;
 import io.eve.Request;
 import io.eve.batch.Batch;
 import io.eve.execution.Token;
+import io.eve.merkle.ObjectDigest;
 import io.eve.merkle.StateDelta;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -63,6 +66,102 @@ public sealed interface Message {
 
     /** Incremental state transfer: the changes since the receiver's stable batch, and the token they lead to. */
     record StateTransfer(long view, long epoch, Token token, StateDelta delta) implements Message {}
+
+    /**
+     * The objects an execution replica's sequential run of batch {@code seq} changed, with their leaf digests
+     * (docs/state.md, "Diagnosing a batch that still differs"): sent just before the token of a batch run
+     * sequentially, so that a replica that finds the tokens still differ can name the objects on which they
+     * diverged. A report, never evidence: nothing is decided on it. {@code entries} are in strictly increasing
+     * id order, at most {@link #MAX_ENTRIES}, names at most {@link #MAX_NAME_BYTES} bytes of UTF-8;
+     * {@code omitted} counts the changed objects left out to keep the message small (the highest ids).
+     */
+    record ObjectDigests(long view, long epoch, long seq, List<ObjectDigest> entries, int omitted) implements Message {
+        /** The most entries one message carries. */
+        public static final int MAX_ENTRIES = 1024;
+
+        /** The longest stable or class name carried, in bytes of UTF-8; longer ones are cut. */
+        public static final int MAX_NAME_BYTES = 200;
+
+        /** What {@link #of} keeps the entries' encoded size under. */
+        public static final int BUDGET_BYTES = 64 * 1024;
+
+        /** Bytes of one entry besides its names: id, two name lengths, digest. */
+        public static final int ENTRY_FIXED_BYTES = Long.BYTES + 2 * Integer.BYTES + 32;
+
+        public ObjectDigests {
+            entries = List.copyOf(entries);
+            if (seq < 1) {
+                throw new IllegalArgumentException("batch numbers start at 1, got " + seq);
+            }
+            if (omitted < 0) {
+                throw new IllegalArgumentException("the omitted count " + omitted + " is negative");
+            }
+            if (entries.size() > MAX_ENTRIES) {
+                throw new IllegalArgumentException(
+                        entries.size() + " object digests exceed the limit of " + MAX_ENTRIES);
+            }
+            long previous = -1;
+            for (ObjectDigest entry : entries) {
+                if (entry.id() <= previous) {
+                    throw new IllegalArgumentException(
+                            "object ids must increase, but " + entry.id() + " follows " + previous);
+                }
+                previous = entry.id();
+                checkName(entry.stableName(), "stable name");
+                checkName(entry.className(), "class name");
+            }
+        }
+
+        /**
+         * The message for the objects a batch changed, cut to fit: names shortened to {@link #MAX_NAME_BYTES},
+         * then the lowest ids that fit in {@link #MAX_ENTRIES} entries and {@link #BUDGET_BYTES} bytes.
+         */
+        public static ObjectDigests of(long view, long epoch, long seq, List<ObjectDigest> changed) {
+            List<ObjectDigest> kept = new ArrayList<>();
+            long bytes = 0;
+            for (ObjectDigest entry : changed) {
+                ObjectDigest cut =
+                        new ObjectDigest(entry.id(), cut(entry.stableName()), cut(entry.className()), entry.digest());
+                long size = ENTRY_FIXED_BYTES + utf8Length(cut.stableName()) + utf8Length(cut.className());
+                if (kept.size() == MAX_ENTRIES || bytes + size > BUDGET_BYTES) {
+                    break;
+                }
+                kept.add(cut);
+                bytes += size;
+            }
+            return new ObjectDigests(view, epoch, seq, kept, changed.size() - kept.size());
+        }
+
+        private static void checkName(String name, String what) {
+            if (utf8Length(name) > MAX_NAME_BYTES) {
+                throw new IllegalArgumentException(
+                        "a " + what + " of " + utf8Length(name) + " bytes exceeds the limit of " + MAX_NAME_BYTES);
+            }
+        }
+
+        private static int utf8Length(String text) {
+            return text.getBytes(StandardCharsets.UTF_8).length;
+        }
+
+        /** The longest prefix of whole code points that fits in {@link #MAX_NAME_BYTES}. */
+        private static String cut(String name) {
+            if (utf8Length(name) <= MAX_NAME_BYTES) {
+                return name;
+            }
+            int end = 0;
+            int bytes = 0;
+            while (end < name.length()) {
+                int next = name.offsetByCodePoints(end, 1);
+                int size = utf8Length(name.substring(end, next));
+                if (bytes + size > MAX_NAME_BYTES) {
+                    break;
+                }
+                bytes += size;
+                end = next;
+            }
+            return name.substring(0, end);
+        }
+    }
 
     // ---- primary-backup's fence (docs/primary-backup.md, "Fencing with a witness") ----------------------
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.eve.Reply;
 import io.eve.Request;
 import io.eve.batch.Batch;
+import io.eve.merkle.graph.ReplicatedMap;
 import io.eve.mixer.GroupAllMixer;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import java.nio.charset.StandardCharsets;
@@ -47,6 +48,20 @@ class ExecutionStageTest {
         assertThat(text(executed.replies().get(4)))
                 .as("k0 was written by the earlier request")
                 .isEqualTo("a");
+    }
+
+    @Test
+    void shouldListTheChangedObjectsOfASequentialRunOnly() {
+        TestLedger ledger = new TestLedger();
+        ExecutionStage stage = new ExecutionStage(ledger, KeyConflictMixer.unbounded(), pool);
+        Executed parallel = stage.execute(new Batch(1, 1000, 7, List.of(request(1, 1, "put:a:1"))), false);
+        Executed sequential = stage.execute(new Batch(2, 1001, 8, List.of(request(1, 2, "put:a:2"))), true);
+
+        assertThat(parallel.objectDigests()).isEmpty();
+        assertThat(sequential.objectDigests().orElseThrow()).singleElement().satisfies(entry -> {
+            assertThat(entry.id()).isEqualTo(ledger.state.idOf(ledger.entries));
+            assertThat(entry.className()).isEqualTo(ReplicatedMap.class.getName());
+        });
     }
 
     @Test

@@ -1,5 +1,8 @@
 package io.eve.merkle;
 
+import java.util.List;
+import java.util.Optional;
+
 /**
  * State that the execution stage can seal, roll back and transfer (DESIGN.md section 4).
  *
@@ -52,6 +55,22 @@ public interface VersionedState {
 
     /** The root digest sealed at {@code seq}, for any version from the stable one to the last sealed. */
     Digest rootAt(long seq);
+
+    /**
+     * The objects batch {@code seq} changed and their leaf digests after it, in id order, for naming the
+     * objects on which two replicas diverged (docs/state.md, "Diagnosing a batch that still differs"): every
+     * object whose leaf digest at {@code seq} differs from the one at {@code seq - 1} (written with a new
+     * value, placed, or freed, which gives {@link Digest#ZERO}), and the roots table if it changed. An object
+     * the batch did not change is absent, so two replicas that started the batch from the same version differ
+     * exactly on the ids whose entries differ or that only one of them lists.
+     *
+     * @param seq a sealed version above the stable one
+     * @return empty if this state does not keep per-object digests
+     * @throws StateException if {@code seq} is stable or not sealed
+     */
+    default Optional<List<ObjectDigest>> objectDigests(long seq) {
+        return Optional.empty();
+    }
 
     /**
      * What changed between version {@code sinceSeq} and the last sealed version, for incremental state

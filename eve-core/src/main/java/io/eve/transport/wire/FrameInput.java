@@ -64,6 +64,20 @@ final class FrameInput {
         return copy;
     }
 
+    /** A 4-byte length of at most {@code maxLength}, then that many bytes; a longer one is refused unread. */
+    byte[] getBytes(String what, int maxLength) {
+        int offset = offset();
+        int length = getCount(1, what + " length");
+        if (length > maxLength) {
+            throw new FrameException(
+                    FrameException.Reason.INVALID_VALUE,
+                    what + " length " + length + " at frame offset " + offset + " exceeds the limit of " + maxLength);
+        }
+        byte[] copy = Arrays.copyOfRange(bytes, position, position + length);
+        position += length;
+        return copy;
+    }
+
     /**
      * A 4-byte count of items that take at least {@code minItemBytes} each, refused unless the rest of the
      * body could hold that many.

@@ -288,7 +288,8 @@ enum MessageType {
     FENCE_ANSWER(24, Message.FenceAnswer.class, FenceLayouts.FENCE_ANSWER),
     FENCE_PROBE(25, Message.FenceProbe.class, FenceLayouts.FENCE_PROBE),
     FENCE_REPORT(26, Message.FenceReport.class, FenceLayouts.FENCE_REPORT),
-    SIGNED(29, Message.Signed.class, QuorumLayouts.SIGNED);
+    SIGNED(29, Message.Signed.class, QuorumLayouts.SIGNED),
+    OBJECT_DIGESTS(33, Message.ObjectDigests.class, DiagnosisLayouts.OBJECT_DIGESTS);
 
     private static final MessageType[] BY_CODE = byCode();
     private static final Map<Class<?>, MessageType> BY_CLASS = byClass();

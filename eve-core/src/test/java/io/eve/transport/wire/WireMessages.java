@@ -5,6 +5,7 @@ import io.eve.Request;
 import io.eve.batch.Batch;
 import io.eve.execution.Token;
 import io.eve.merkle.Digest;
+import io.eve.merkle.ObjectDigest;
 import io.eve.merkle.StateDelta;
 import io.eve.protocol.Message;
 import io.eve.protocol.Message.Authenticated;
@@ -90,7 +91,21 @@ final class WireMessages {
                 new Message.FenceProbe(-7),
                 new Message.FenceReport(3, false, -7),
                 signed(),
-                new ViewChange(4, 2, 1, token(6), List.of(signed(), signed())));
+                new ViewChange(4, 2, 1, token(6), List.of(signed(), signed())),
+                objectDigests());
+    }
+
+    /** Two changed objects and the roots table of batch 6, one object left out. */
+    static Message.ObjectDigests objectDigests() {
+        return new Message.ObjectDigests(
+                2,
+                1,
+                6,
+                List.of(
+                        new ObjectDigest(0, "", "", digest(4)),
+                        new ObjectDigest(7, "shop.Account", "com.example.Account", digest(5)),
+                        new ObjectDigest(9, "shop.Konto", "com.example.Kontø", Digest.ZERO)),
+                1);
     }
 
     static Message.Signed signed() {
@@ -173,8 +188,30 @@ final class WireMessages {
                         .as(Message.FenceAnswer::new),
                 Arbitraries.longs().map(Message.FenceProbe::new),
                 Combinators.combine(Arbitraries.longs(), Arbitraries.of(true, false), Arbitraries.longs())
-                        .as(Message.FenceReport::new));
+                        .as(Message.FenceReport::new),
+                objectDigestMessages());
         return Arbitraries.oneOf(all);
+    }
+
+    static Arbitrary<Message> objectDigestMessages() {
+        Arbitrary<String> names = Arbitraries.strings().ofMaxLength(40);
+        Arbitrary<ObjectDigest> entry = Combinators.combine(
+                        Arbitraries.longs().between(0, 1L << 40), names, names, digests())
+                .as(ObjectDigest::new);
+        return Combinators.combine(
+                        Arbitraries.longs(),
+                        Arbitraries.longs(),
+                        Arbitraries.longs().greaterOrEqual(1),
+                        entry.list().ofMaxSize(6).uniqueElements(ObjectDigest::id),
+                        Arbitraries.integers().between(0, 1000))
+                .as((view, epoch, seq, entries, omitted) -> new Message.ObjectDigests(
+                        view,
+                        epoch,
+                        seq,
+                        entries.stream()
+                                .sorted(java.util.Comparator.comparingLong(ObjectDigest::id))
+                                .toList(),
+                        omitted));
     }
 
     static Arbitrary<Message> evidence() {

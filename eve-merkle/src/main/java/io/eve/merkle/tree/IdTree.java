@@ -125,28 +125,55 @@ public final class IdTree<T> {
     }
 
     /** The value in slot {@code id}, or {@code null}. */
-    @SuppressWarnings("unchecked")
     public T get(long id) {
-        if (id < 0 || id >= capacity()) {
-            return null;
-        }
-        Node node = root;
-        for (int level = height - 1; level > 0 && node != null; level--) {
-            node = node.child(indexAt(id, level));
-        }
-        return node == null ? null : (T) node.slots[indexAt(id, 0)];
+        return valueIn(root, height, id);
     }
 
     /** The digest stored with slot {@code id}. */
     public Digest slotDigest(long id) {
-        if (id < 0 || id >= capacity()) {
-            return Digest.ZERO;
+        return digestIn(root, height, id);
+    }
+
+    /** The value in slot {@code id} of the version {@code snapshot}, or {@code null}. */
+    public T get(Snapshot snapshot, long id) {
+        return valueIn(snapshot.root, snapshot.height, id);
+    }
+
+    /** The digest stored with slot {@code id} in the version {@code snapshot}. */
+    public Digest slotDigest(Snapshot snapshot, long id) {
+        return digestIn(snapshot.root, snapshot.height, id);
+    }
+
+    /**
+     * Visits, in id order, every slot of the version {@code snapshot} written after epoch {@code sinceEpoch}
+     * (emptied slots too, with a {@code null} value), as {@link #forEachChangedSince(long, SlotVisitor)}
+     * does for the current version.
+     */
+    public void forEachChangedSince(Snapshot snapshot, long sinceEpoch, SlotVisitor<? super T> visitor) {
+        visit(snapshot.root, 0L, snapshot.height - 1, sinceEpoch, visitor, true);
+    }
+
+    @SuppressWarnings("unchecked")
+    private T valueIn(Node top, int levels, long id) {
+        Node node = leafFor(top, levels, id);
+        return node == null ? null : (T) node.slots[indexAt(id, 0)];
+    }
+
+    private static Digest digestIn(Node top, int levels, long id) {
+        Node node = leafFor(top, levels, id);
+        return node == null ? Digest.ZERO : Digest.of(node.digests, indexAt(id, 0) * Digest.LENGTH);
+    }
+
+    /** The leaf node that holds slot {@code id} in a tree of {@code levels} levels, or {@code null}. */
+    private static Node leafFor(Node top, int levels, long id) {
+        if (id < 0 || (levels < 16 && id >= 1L << (4 * levels))) {
+            return null;
         }
-        Node node = root;
-        for (int level = height - 1; level > 0 && node != null; level--) {
+        Node node = top;
+        for (int level = levels - 1; level > 0 && node != null; level--) {
             node = node.child(indexAt(id, level));
         }
-        return node == null ? Digest.ZERO : Digest.of(node.digests, indexAt(id, 0) * Digest.LENGTH);
+        return node;
     }
 
     /** The root digest, rehashing only the nodes written since the last call. */

@@ -263,6 +263,13 @@ final class BackupRole implements Role {
             // still finishes what it had queued, on state the rollback then discards.
             handed.remove(outcome.seq());
             executed.put(outcome.seq(), outcome);
+            // Before the token, so that over the transport's per-pair order the primary holds them when the token
+            // makes it compare (docs/state.md, "Diagnosing a batch that still differs").
+            if (outcome.sequential()) {
+                outcome.objectDigests()
+                        .ifPresent(changed ->
+                                ctx.send(Message.ObjectDigests.of(ctx.view, ctx.epoch, outcome.seq(), changed)));
+            }
             ctx.send(new BatchToken(ctx.view, ctx.epoch, outcome.token()));
         }
     }

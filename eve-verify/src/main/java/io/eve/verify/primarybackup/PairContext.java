@@ -2,6 +2,7 @@ package io.eve.verify.primarybackup;
 
 import io.eve.batch.Batcher;
 import io.eve.protocol.Message;
+import io.eve.verify.diagnosis.DigestReports;
 
 /**
  * What both roles of one replica share and hand from one to the next: the view, epoch and last committed
@@ -28,6 +29,8 @@ final class PairContext {
     long lastHeartbeatSent;
     long rollbacks;
     long transfers;
+    /** The peer's object digests of a batch run sequentially, and the diagnoses made with them. */
+    final DigestReports reports = new DigestReports();
 
     private Role role;
 

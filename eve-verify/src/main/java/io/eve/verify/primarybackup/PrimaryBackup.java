@@ -11,6 +11,8 @@ import io.eve.protocol.Message.Heartbeat;
 import io.eve.protocol.Message.JoinRequest;
 import io.eve.protocol.Message.Rollback;
 import io.eve.protocol.Message.StateTransfer;
+import io.eve.verify.diagnosis.Divergence;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,6 +143,24 @@ public final class PrimaryBackup {
         return ctx.rollbacks;
     }
 
+    /**
+     * Objects this replica, as primary, named as different in batches whose tokens still differed after
+     * sequential re-execution (docs/state.md, "Diagnosing a batch that still differs").
+     */
+    public long divergedObjects() {
+        return ctx.reports.divergedObjects();
+    }
+
+    /** The last such diagnosis that compared both replicas' objects. */
+    public Optional<Divergence> lastDivergence() {
+        return ctx.reports.latest();
+    }
+
+    /** What the last such diagnosis said: the objects it named, or why it named none. */
+    public Optional<String> lastDiagnosis() {
+        return ctx.reports.lastLine();
+    }
+
     /** State transfers this replica installed. */
     public long transfersInstalled() {
         return ctx.transfers;
@@ -180,6 +200,8 @@ public final class PrimaryBackup {
             role.onJoinRequest(join);
         } else if (message instanceof Heartbeat heartbeat) {
             role.onHeartbeat(heartbeat);
+        } else if (message instanceof Message.ObjectDigests digests) {
+            role.onObjectDigests(digests);
         }
     }
 

@@ -90,7 +90,14 @@ public final class PrimaryBackupRoles implements HostedRoles {
         boolean primary = machine.isPrimary();
         Replica.Role role =
                 machine.joining() ? Replica.Role.JOINING : primary ? Replica.Role.PRIMARY : Replica.Role.BACKUP;
-        return new RoleStatus(role, primary ? "primary" : "backup", machine.view(), machine.committed(), -1, 0);
+        return new RoleStatus(
+                role,
+                primary ? "primary" : "backup",
+                machine.view(),
+                machine.committed(),
+                -1,
+                0,
+                machine.divergedObjects());
     }
 
     /** The state machine's actions, bound to the runtime. */

@@ -11,6 +11,7 @@ import io.eve.protocol.Message.Commit;
 import io.eve.protocol.Message.ExecuteBatch;
 import io.eve.protocol.Message.Heartbeat;
 import io.eve.protocol.Message.JoinRequest;
+import io.eve.protocol.Message.ObjectDigests;
 import io.eve.protocol.Message.Rollback;
 import io.eve.protocol.Message.StateTransfer;
 import java.util.ArrayDeque;
@@ -173,6 +174,13 @@ final class PrimaryRole implements Role {
             soloCommitted.headMap(seq, true).clear();
             ctx.send(new Commit(ctx.view, seq));
             onPeerVerified(seq);
+        }
+    }
+
+    @Override
+    public void onObjectDigests(ObjectDigests message) {
+        if (message.view() == ctx.view && message.epoch() == ctx.epoch) {
+            ctx.reports.onReport(ctx.peer, message);
         }
     }
 
@@ -412,6 +420,7 @@ final class PrimaryRole implements Role {
         Executed mine = slot.mine.orElseThrow();
         slots.remove(seq);
         ctx.committed = seq;
+        ctx.reports.onCommitted(seq);
         ctx.actions.markStable(seq);
         for (Reply reply : mine.replies()) {
             ctx.actions.release(reply);
@@ -471,11 +480,14 @@ final class PrimaryRole implements Role {
             ctx.send(new Rollback(ctx.view, ctx.epoch, ctx.committed, false));
             sequentialNext = true;
         } else {
+            String diagnosis =
+                    ctx.reports.diagnosePair(ctx.view, slot.mine.orElseThrow(), slot.peerToken.orElseThrow(), ctx.peer);
             LOG.warn(
                     "{}: batch {} still differs after sequential re-execution: nondeterminism outside the"
-                            + " execution context; the backup takes the primary's state",
+                            + " execution context; {}; the backup takes the primary's state",
                     ctx.name,
-                    seq);
+                    seq,
+                    diagnosis);
             slots.remove(seq);
             slots.values().forEach(s -> again.add(s.batch));
             slots.clear();

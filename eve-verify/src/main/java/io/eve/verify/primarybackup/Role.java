@@ -8,6 +8,7 @@ import io.eve.protocol.Message.Commit;
 import io.eve.protocol.Message.ExecuteBatch;
 import io.eve.protocol.Message.Heartbeat;
 import io.eve.protocol.Message.JoinRequest;
+import io.eve.protocol.Message.ObjectDigests;
 import io.eve.protocol.Message.Rollback;
 import io.eve.protocol.Message.StateTransfer;
 
@@ -34,6 +35,9 @@ sealed interface Role permits PrimaryRole, BackupRole {
     void onJoinRequest(JoinRequest message);
 
     void onHeartbeat(Heartbeat message);
+
+    /** The peer's object digests of a batch it ran sequentially: only a primary diagnosing a mismatch uses them. */
+    default void onObjectDigests(ObjectDigests message) {}
 
     /** Any message from the peer, before its handler. */
     default void onHeard(Message message) {}

@@ -80,6 +80,7 @@ public final class WitnessRoles implements HostedRoles {
                 state.map(WitnessState::view).orElse(0L),
                 -1,
                 -1,
+                0,
                 0);
     }
 }

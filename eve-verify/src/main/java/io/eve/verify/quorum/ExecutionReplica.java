@@ -290,6 +290,16 @@ public final class ExecutionReplica {
         mine.put(outcome.seq(), outcome.token());
         held.add(outcome.seq());
         verifiedAt.put(outcome.seq(), now);
+        if (outcome.sequential()) {
+            // Before the Verify, so that over the transport's per-pair order a verifier holds them when the tokens
+            // show they still differ (docs/state.md, "Diagnosing a batch that still differs").
+            outcome.objectDigests().ifPresent(changed -> {
+                Message.ObjectDigests report = Message.ObjectDigests.of(view, epoch, outcome.seq(), changed);
+                for (int verifier : config.verifiers()) {
+                    actions.send(verifier, report);
+                }
+            });
+        }
         sendVerify(outcome.token());
         evaluateAgreed();
     }

@@ -193,7 +193,8 @@ public final class QuorumRoles implements HostedRoles {
                 replica != null ? replica.view() : verifier.view(),
                 replica != null ? replica.committed() : -1,
                 verifier != null ? verifier.committedSeq() : -1,
-                verifier != null ? verifier.viewChangesStarted() : 0);
+                verifier != null ? verifier.viewChangesStarted() : 0,
+                verifier != null ? verifier.divergedObjects() : 0);
     }
 
     /** Whether a message is addressed to the verifier role (the rest go to the execution replica). */
@@ -207,7 +208,8 @@ public final class QuorumRoles implements HostedRoles {
                 || message instanceof Message.JoinQuery
                 || message instanceof Message.JoinState
                 || message instanceof Message.Authenticated
-                || message instanceof Message.Signed;
+                || message instanceof Message.Signed
+                || message instanceof Message.ObjectDigests;
     }
 
     /**

@@ -7,11 +7,14 @@ import io.eve.protocol.Message.CommitVote;
 import io.eve.protocol.Message.JoinQuery;
 import io.eve.protocol.Message.JoinState;
 import io.eve.protocol.Message.NewView;
+import io.eve.protocol.Message.ObjectDigests;
 import io.eve.protocol.Message.Prepare;
 import io.eve.protocol.Message.Suspect;
 import io.eve.protocol.Message.Verify;
 import io.eve.protocol.Message.VerifyResponse;
 import io.eve.protocol.Message.ViewChange;
+import io.eve.verify.diagnosis.DigestReports;
+import io.eve.verify.diagnosis.Divergence;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -19,8 +22,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A verification replica of Eve's asynchronous quorum protocol (Eve §6.1, docs/quorum.md) as a
@@ -39,6 +45,7 @@ import java.util.TreeMap;
  * <p>Not thread-safe: one protocol thread calls it.
  */
 public final class Verifier {
+    private static final Logger LOG = LoggerFactory.getLogger(Verifier.class);
     private static final int KEPT_COMMITS = 256;
 
     private final QuorumConfig config;
@@ -91,6 +98,10 @@ public final class Verifier {
     private final Set<Integer> aliveInView = new HashSet<>();
 
     private int commitsInView;
+    /** The execution replicas' object digests of the first batch of a view, and the diagnoses made with them. */
+    private final DigestReports reports = new DigestReports();
+    /** The view whose first batch was last diagnosed, so that it is diagnosed once. */
+    private long diagnosedView = -1;
     /** How long a batch takes from this verifier's first message about it to its commit (decision 0028). */
     private final LatencyEstimate commitLatency;
 
@@ -244,6 +255,24 @@ public final class Verifier {
         return slots.size();
     }
 
+    /**
+     * Objects this verifier named as different in first batches of a view (run sequentially) whose tokens could
+     * not reach a quorum (docs/state.md, "Diagnosing a batch that still differs").
+     */
+    public long divergedObjects() {
+        return reports.divergedObjects();
+    }
+
+    /** The last such diagnosis that compared two replicas' objects. */
+    public Optional<Divergence> lastDivergence() {
+        return reports.latest();
+    }
+
+    /** What the last such diagnosis said, per replica: the objects it named, or whose digests were missing. */
+    public Optional<String> lastDiagnosis() {
+        return reports.lastLine();
+    }
+
     /** Messages dropped as duplicate, malformed, misattributed or out of place. */
     public long ignored() {
         return ignored;
@@ -319,6 +348,8 @@ public final class Verifier {
         }
         if (message instanceof Verify verify) {
             onVerify(from, verify);
+        } else if (message instanceof ObjectDigests digests) {
+            onObjectDigests(from, digests);
         } else if (!config.isVerifier(from) && !(message instanceof Suspect)) {
             ignored++;
         } else if (message instanceof Prepare prepare) {
@@ -432,9 +463,41 @@ public final class Verifier {
         int missing = config.executionCount() - slot.verifies.size();
         if (best + missing < config.verifyQuorum()) {
             // Eve §6.1: diverging replicas; only a new view (rollback, sequential re-execution) gets past it.
+            if (committedSeq == start.seq() && diagnosedView != views.view()) {
+                diagnosedView = views.view();
+                diagnose(committedSeq + 1, slot.verifies);
+            }
             mismatchSeen = true;
             startViewChange(views.view() + 1, "the tokens of batch " + (committedSeq + 1) + " cannot reach a quorum");
         }
+    }
+
+    /**
+     * An execution replica's object digests of a batch it ran sequentially: kept (the last per replica) for a
+     * diagnosis, never counted towards anything. A Byzantine replica may lie in them; it can only make a log
+     * line wrong.
+     */
+    private void onObjectDigests(int from, ObjectDigests message) {
+        if (!config.isExecutionReplica(from) || message.view() != views.view() || message.seq() <= committedSeq) {
+            ignored++;
+            return;
+        }
+        reports.onReport(from, message);
+    }
+
+    /**
+     * The first batch of the view ran sequentially on every replica, and its tokens still cannot reach a quorum:
+     * the WARN line names the objects on which the replicas differ (docs/state.md, "Diagnosing a batch that still
+     * differs"). A report only: the view change goes ahead as before.
+     */
+    private void diagnose(long seq, Map<Integer, Token> verifies) {
+        LOG.warn(
+                "verifier {}: batch {} still differs after sequential re-execution in view {}: nondeterminism outside"
+                        + " the execution context; {}; changing view",
+                self,
+                seq,
+                views.view(),
+                reports.diagnoseReplicas(views.view(), seq, verifies));
     }
 
     /** Eve §6.3: in the extra protection mode the quorum is not enough; all {@code nE} tokens must match. */
@@ -561,6 +624,7 @@ public final class Verifier {
             commitLatency.sample(now - done.createdAt);
         }
         slots.headMap(seq, true).clear();
+        reports.onCommitted(seq);
         views.onProgress(now - lastProgress);
         lastProgress = now;
         if (judgingChange && ++commitsInView > 2 * config.pipelineDepth() + 2) {

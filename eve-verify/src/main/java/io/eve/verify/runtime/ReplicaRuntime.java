@@ -93,6 +93,7 @@ public final class ReplicaRuntime implements Replica {
     private final AtomicLong viewGauge = new AtomicLong();
     private final AtomicLong verifiedGauge = new AtomicLong();
     private final AtomicLong viewChangesGauge = new AtomicLong();
+    private final AtomicLong divergedObjectsGauge = new AtomicLong();
     private boolean creatingRoles;
 
     // Storage (null without it). What the stage executed and did not commit yet, confined to the stage mailbox.
@@ -142,6 +143,7 @@ public final class ReplicaRuntime implements Replica {
         builder.registry.gauge("eve.view", tags, viewGauge);
         builder.registry.gauge("eve.verifier.committed.seq", tags, verifiedGauge);
         builder.registry.gauge("eve.view.changes", tags, viewChangesGauge);
+        builder.registry.gauge("eve.diverged.objects", tags, divergedObjectsGauge);
         this.protocolThread = Executors.newSingleThreadScheduledExecutor(Mailbox.daemonThreads("eve-protocol-" + self));
         this.stageThread = Executors.newSingleThreadExecutor(Mailbox.daemonThreads("eve-stage-" + self));
         this.protocol = new Mailbox(protocolThread, DRAIN_LIMIT, this::fail);
@@ -239,6 +241,7 @@ public final class ReplicaRuntime implements Replica {
         viewGauge.set(status.view());
         verifiedGauge.set(status.verifiedSeq());
         viewChangesGauge.set(status.viewChanges());
+        divergedObjectsGauge.set(status.divergedObjects());
     }
 
     @Override
@@ -263,7 +266,8 @@ public final class ReplicaRuntime implements Replica {
                 metrics.transfersInstalled(),
                 metrics.transferBytes(),
                 metrics.repliesReleased(),
-                role.viewChanges());
+                role.viewChanges(),
+                role.divergedObjects());
     }
 
     @Override

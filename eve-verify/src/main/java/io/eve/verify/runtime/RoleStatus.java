@@ -11,6 +11,14 @@ import io.eve.Replica;
  * @param committedSeq the last batch committed by the execution role (-1 without one)
  * @param verifiedSeq the last batch committed by the verifier role (-1 without one)
  * @param viewChanges view changes the verifier started (0 without one)
+ * @param divergedObjects objects named as different in batches whose tokens still differed after sequential
+ *     re-execution (the primary-backup primary, or the verifier)
  */
 public record RoleStatus(
-        Replica.Role role, String roles, long view, long committedSeq, long verifiedSeq, long viewChanges) {}
+        Replica.Role role,
+        String roles,
+        long view,
+        long committedSeq,
+        long verifiedSeq,
+        long viewChanges,
+        long divergedObjects) {}

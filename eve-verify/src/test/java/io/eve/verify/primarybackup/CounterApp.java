@@ -13,12 +13,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A test application: counters in a replicated map. "add:k:n" adds n to counter k and returns the new
  * value; "get:k" reads it; "fail:x" throws; "move:a:b:n" moves n from counter a to counter b, and "movefail:a:b:n"
  * debits a, then throws before crediting b. {@link #corruptNext} makes the next adds on this replica
- * add a wrong amount, once each: a divergence confined to one replica.
+ * add a wrong amount, once each: a divergence confined to one replica. A nonzero {@link #skew} is added to
+ * every add on this replica for as long as it is set: nondeterminism outside the execution context (a value
+ * read from the machine, say), which sequential re-execution does not cure.
  */
 public final class CounterApp implements Application {
     public final ObjectGraphState state = ObjectGraphState.builder().build();
     public final ReplicatedMap<Long, Long> counters = new ReplicatedMap<>();
     public final AtomicInteger corruptNext = new AtomicInteger();
+    public volatile long skew;
 
     /** Adds run one at a time (a correct, synchronized application), after this replica's own delay. */
     volatile boolean atomicAdds;
@@ -71,6 +74,7 @@ public final class CounterApp implements Application {
                 if (corruptNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                     amount += 1000;
                 }
+                amount += skew;
                 if (slowClientParity >= 0 && context.clientId() % 2 == slowClientParity) {
                     pause();
                 }
