@@ -12,9 +12,9 @@ import java.util.function.LongConsumer;
  * The batches a quorum execution replica executed and whose commit is not in its log yet, kept so that a
  * restart of the whole cluster finds on some replica's disk every state the verifiers may have prepared
  * (docs/quorum.md, "Durable replicas and verifiers"): one {@link StateFile}, {@code executed.tail} in the
- * node's storage folder, replaced with group commit by a {@link StateFileWriter} each time the tail changes
- * (a batch executed, a rollback, a transfer). The replica sends its {@code Verify} for a batch only once a
- * record holding that batch is durable.
+ * node's storage folder, a journal whose latest record counts, written with group commit by a {@link
+ * StateFileWriter} each time the tail changes (a batch executed, a rollback, a transfer). The replica sends
+ * its {@code Verify} for a batch only once a record holding that batch is durable.
  *
  * <p>Layout of the record's contents: {@code int count}, then each batch as a log record (docs/operations.md,
  * "Files"), in order.

@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * Group commit for a {@link StateFile}: records are submitted with increasing versions from any thread; a
  * thread of its own writes the latest one submitted (the ones before it are superseded, never written) and
  * then reports its version durable. However many records arrive during one write, the next write makes them
- * all durable with one force.
+ * all durable with one force. The writer's thread closes the file when it stops.
  */
 public final class StateFileWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StateFileWriter.class);
@@ -62,7 +62,7 @@ public final class StateFileWriter implements AutoCloseable {
     }
 
     private void run() {
-        try {
+        try (file) {
             while (true) {
                 byte[] contents;
                 long version;
@@ -71,7 +71,7 @@ public final class StateFileWriter implements AutoCloseable {
                         wait();
                     }
                     if (pending == null) {
-                        return;
+                        break;
                     }
                     contents = pending;
                     version = pendingVersion;

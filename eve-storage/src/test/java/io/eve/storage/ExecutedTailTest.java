@@ -64,8 +64,17 @@ class ExecutedTailTest {
         assertThat(read.get(0).batch().requests()).isEqualTo(first.requests());
 
         Path file = dir.resolve(ExecutedTail.FILE);
-        byte[] bytes = Files.readAllBytes(file);
-        bytes[bytes.length / 2] ^= 0x04;
+        byte[] clean = Files.readAllBytes(file);
+        // A flip in the first copy of the record is repaired from the second.
+        byte[] bytes = clean.clone();
+        bytes[JournalFormat.HEADER_BYTES + 40] ^= 0x04;
+        Files.write(file, bytes);
+        assertThat(new ExecutedTail(dir, "node 0", v -> {}, f -> {}).read())
+                .extracting(LoggedBatch::seq)
+                .containsExactly(1L, 2L);
+        // A flip in the header is refused.
+        bytes = clean.clone();
+        bytes[10] ^= 0x04;
         Files.write(file, bytes);
         assertThatThrownBy(() -> new ExecutedTail(dir, "node 0", v -> {}, f -> {}).read())
                 .isInstanceOf(CorruptStorageException.class)

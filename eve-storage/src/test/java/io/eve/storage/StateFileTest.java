@@ -43,29 +43,31 @@ class StateFileTest {
     }
 
     @Test
-    void shouldRefuseAFlippedBitNamingTheFile() throws Exception {
+    void shouldRefuseAFlippedBitInTheHeaderNamingTheFile() throws Exception {
         StateFile file = file(FileSync.FORCE);
         file.write("view 7".getBytes(StandardCharsets.UTF_8));
+        file.close();
         byte[] bytes = Files.readAllBytes(file.file());
         bytes[13] ^= 0x10;
         Files.write(file.file(), bytes);
         assertThatThrownBy(file::read)
                 .isInstanceOf(CorruptStorageException.class)
                 .hasMessageContaining(file.file().toString())
-                .hasMessageContaining("checksum mismatch")
+                .hasMessageContaining("header checksum mismatch")
                 .hasMessageContaining("restore it");
     }
 
     @Test
-    void shouldRefuseATruncatedRecordNamingTheFile() throws Exception {
+    void shouldRefuseAFileCutShortNamingTheFile() throws Exception {
         StateFile file = file(FileSync.FORCE);
         file.write("view 7".getBytes(StandardCharsets.UTF_8));
+        file.close();
         byte[] bytes = Files.readAllBytes(file.file());
         Files.write(file.file(), java.util.Arrays.copyOf(bytes, bytes.length - 2));
         assertThatThrownBy(file::read)
                 .isInstanceOf(CorruptStorageException.class)
                 .hasMessageContaining(file.file().toString())
-                .hasMessageContaining("does not fit");
+                .hasMessageContaining("cut short");
         Files.write(file.file(), new byte[] {0x45, 0x56});
         assertThatThrownBy(file::read)
                 .isInstanceOf(CorruptStorageException.class)

@@ -53,6 +53,11 @@ public final class DeployedBenchmark implements Callable<Integer> {
     /** The systems, in the order they run. */
     static final List<String> SYSTEMS = List.of("primary-backup", "crash", "bft", "ratis-grpc", "ratis-netty");
 
+    /** The storage modes, and the suffix of a durable point's system name. */
+    static final String IN_MEMORY = "in-memory";
+
+    static final String DURABLE = "durable";
+
     private static final Duration START_LIMIT = Duration.ofSeconds(120);
 
     @Spec
@@ -63,6 +68,13 @@ public final class DeployedBenchmark implements Callable<Integer> {
             split = ",",
             description = "Of primary-backup, crash, bft, ratis-grpc, ratis-netty (default: all).")
     private List<String> systems = SYSTEMS;
+
+    @Option(
+            names = "--storage",
+            split = ",",
+            description = "Of in-memory, durable: how Eve's replicas keep their state; durable sets storage.dir"
+                    + " (in the point's folder) with storage.sync=batch, a point per mode (default: in-memory).")
+    private List<String> storage = List.of(IN_MEMORY);
 
     @Option(
             names = "--runs",
@@ -158,7 +170,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
         out.printf(
                 Locale.ROOT,
                 "deployed: %s, %d run(s), %d outstanding over %d connections, %d objects of %d B, %d us work,"
-                        + " %.0f s measured after %.0f s warm-up, %d cores, load average %.1f%n",
+                        + " %.0f s measured after %.0f s warm-up, storage %s, %d cores, load average %.1f%n",
                 systems,
                 runs,
                 outstanding,
@@ -168,14 +180,17 @@ public final class DeployedBenchmark implements Callable<Integer> {
                 workMicros,
                 duration,
                 warmup,
+                storage,
                 Runtime.getRuntime().availableProcessors(),
                 loadAverage());
         List<DeployedPoint> measured = new ArrayList<>();
         for (int run = 1; run <= runs; run++) {
             for (String system : systems) {
-                DeployedPoint point = measure(run, system, warmup, duration);
-                measured.add(point);
-                out.println(row(point));
+                for (String mode : system.startsWith("ratis-") ? List.of(IN_MEMORY) : storage) {
+                    DeployedPoint point = measure(run, system, mode.equals(DURABLE), warmup, duration);
+                    measured.add(point);
+                    out.println(row(point));
+                }
             }
         }
         points = DeployedSummary.withRatios(measured);
@@ -193,7 +208,9 @@ public final class DeployedBenchmark implements Callable<Integer> {
         report.put("workMicros", workMicros);
         report.put("warmupSeconds", warmup);
         report.put("seconds", duration);
+        report.put("storage", storage);
         report.put("points", points);
+        report.put("durableRatios", DeployedSummary.durableRatios(points, DURABLE));
         Files.writeString(json, Json.render(report), StandardCharsets.UTF_8);
         out.println("wrote " + json);
         boolean ok = points.stream()
@@ -214,6 +231,16 @@ public final class DeployedBenchmark implements Callable<Integer> {
             require(SYSTEMS.contains(system), "--systems", "unknown system '" + system + "'; expected of " + SYSTEMS);
         }
         require(!systems.isEmpty(), "--systems", "at least one system is needed");
+        for (String mode : storage) {
+            require(
+                    mode.equals(IN_MEMORY) || mode.equals(DURABLE),
+                    "--storage",
+                    "unknown mode '" + mode + "'; expected of " + List.of(IN_MEMORY, DURABLE));
+        }
+        require(
+                !storage.isEmpty() && storage.stream().distinct().count() == storage.size(),
+                "--storage",
+                "each mode once");
         require(runs >= 1 && runs <= 100, "--runs", "must be in [1, 100], got " + runs);
         require(connections >= 1 && connections <= 64, "--connections", "must be in [1, 64], got " + connections);
         require(
@@ -249,8 +276,10 @@ public final class DeployedBenchmark implements Callable<Integer> {
         }
     }
 
-    private DeployedPoint measure(int run, String system, double warmup, double duration) throws Exception {
-        Path dir = output.resolve("run" + run + "-" + system);
+    private DeployedPoint measure(int run, String system, boolean durable, double warmup, double duration)
+            throws Exception {
+        String label = durable ? system + "-" + DURABLE : system;
+        Path dir = output.resolve("run" + run + "-" + label);
         try (ChildJvms jvms = new ChildJvms(dir)) {
             List<String> names = new ArrayList<>();
             List<String> loadArgs = new ArrayList<>();
@@ -258,7 +287,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
             if (system.startsWith("ratis-")) {
                 startRatis(jvms, dir, RatisProcesses.Rpc.parse(system.substring("ratis-".length())), names, loadArgs);
             } else {
-                Path config = ShippedConfig.write(configDir, system, dir);
+                Path config = ShippedConfig.write(configDir, system, dir, durable ? dir.resolve("storage") : null);
                 ClusterConfig cluster = ClusterConfig.load(config);
                 probe = new ReplicaProbe(cluster);
                 for (int node : probe.nodes()) {
@@ -296,7 +325,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
                     "--duration", Double.toString(duration)));
             Process load = jvms.startPiped("load", loadJvm, DeployedLoad.class.getName(), loadArgs);
             names.add("load");
-            return drive(run, system, jvms, names, load, probe, dir);
+            return drive(run, label, jvms, names, load, probe, dir);
         }
     }
 
@@ -428,7 +457,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
                 .forEach((name, micros) -> cpu.append(String.format(Locale.ROOT, " %s %.1f", name, micros)));
         return String.format(
                 Locale.ROOT,
-                "run %d %-14s %,9.0f req/s  p50 %7.0f us  p99 %7.0f us  p99.9 %7.0f us  errors %d  CPU us/req:%s"
+                "run %d %-22s %,9.0f req/s  p50 %7.0f us  p99 %7.0f us  p99.9 %7.0f us  errors %d  CPU us/req:%s"
                         + " (driver %.1f)  view changes %s  rollbacks %s  load %.1f  %s",
                 p.run(),
                 p.system(),
@@ -447,7 +476,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
 
     private void printSummary() {
         out.printf(
-                "%n%-14s %12s %22s %10s %16s %10s %10s%n",
+                "%n%-22s %12s %22s %10s %16s %10s %10s%n",
                 "system", "median req/s", "min..max req/s", "/ Ratis", "min..max / Ratis", "p50 us", "p99 us");
         List<DeployedSummary.Spread> rps = DeployedSummary.spread(points, DeployedPoint::requestsPerSecond);
         List<DeployedSummary.Spread> ratio = DeployedSummary.spread(points, DeployedPoint::ratioToRatis);
@@ -456,7 +485,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
         for (int i = 0; i < rps.size(); i++) {
             out.printf(
                     Locale.ROOT,
-                    "%-14s %,12.0f %,10.0f..%-,10.0f %10.2f %7.2f..%-7.2f %10.0f %10.0f%n",
+                    "%-22s %,12.0f %,10.0f..%-,10.0f %10.2f %7.2f..%-7.2f %10.0f %10.0f%n",
                     rps.get(i).system(),
                     rps.get(i).median(),
                     rps.get(i).min(),
@@ -466,6 +495,23 @@ public final class DeployedBenchmark implements Callable<Integer> {
                     ratio.get(i).max(),
                     p50.get(i).median(),
                     p99.get(i).median());
+        }
+        List<DeployedSummary.DurableRatio> ratios = DeployedSummary.durableRatios(points, DURABLE);
+        if (!ratios.isEmpty()) {
+            out.printf("%ndurable / in-memory, same run (storage.sync=batch)%n");
+            for (DeployedSummary.DurableRatio r : ratios) {
+                out.printf(Locale.ROOT, "run %d %-14s %.2f%n", r.run(), r.profile(), r.ratio());
+            }
+            for (DeployedSummary.Spread spread : DeployedSummary.spreadOfRatios(ratios)) {
+                out.printf(
+                        Locale.ROOT,
+                        "%-14s median %.2f, %.2f..%.2f over %d run(s)%n",
+                        spread.system(),
+                        spread.median(),
+                        spread.min(),
+                        spread.max(),
+                        spread.runs());
+            }
         }
     }
 

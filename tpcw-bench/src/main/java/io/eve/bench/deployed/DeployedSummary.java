@@ -62,6 +62,52 @@ public final class DeployedSummary {
         return spreads;
     }
 
+    /**
+     * A durable point's requests/s over the in-memory point's of the same profile and run.
+     *
+     * @param run the run
+     * @param profile the profile (the in-memory point's system)
+     * @param ratio durable over in-memory requests/s
+     */
+    public record DurableRatio(int run, String profile, double ratio) {}
+
+    /**
+     * For each point named {@code <profile>-<suffix>}, its ratio to the point {@code <profile>} of the same run,
+     * in the order of the durable points; a durable point without its in-memory twin is left out.
+     */
+    public static List<DurableRatio> durableRatios(List<DeployedPoint> points, String suffix) {
+        Map<String, Double> inMemory = new LinkedHashMap<>();
+        for (DeployedPoint p : points) {
+            inMemory.put(p.run() + " " + p.system(), p.requestsPerSecond());
+        }
+        List<DurableRatio> ratios = new ArrayList<>();
+        for (DeployedPoint p : points) {
+            if (p.system().endsWith("-" + suffix)) {
+                String profile = p.system().substring(0, p.system().length() - suffix.length() - 1);
+                Double base = inMemory.get(p.run() + " " + profile);
+                if (base != null && base > 0) {
+                    ratios.add(new DurableRatio(p.run(), profile, p.requestsPerSecond() / base));
+                }
+            }
+        }
+        return ratios;
+    }
+
+    /** Per profile, in first-seen order, the median and spread of its durable ratios over the runs. */
+    public static List<Spread> spreadOfRatios(List<DurableRatio> ratios) {
+        Map<String, List<Double>> byProfile = new LinkedHashMap<>();
+        for (DurableRatio r : ratios) {
+            byProfile.computeIfAbsent(r.profile(), k -> new ArrayList<>()).add(r.ratio());
+        }
+        List<Spread> spreads = new ArrayList<>();
+        byProfile.forEach((profile, values) -> {
+            double[] sorted =
+                    values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            spreads.add(new Spread(profile, sorted.length, median(sorted), sorted[0], sorted[sorted.length - 1]));
+        });
+        return spreads;
+    }
+
     /** The median of sorted {@code values} (the mean of the middle two for an even count). */
     static double median(double[] sorted) {
         if (sorted.length == 0) {

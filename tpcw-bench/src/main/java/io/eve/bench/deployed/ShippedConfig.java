@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * A shipped cluster configuration ({@code config/<profile>.properties}) moved onto free ports of 127.0.0.1:
@@ -23,6 +24,20 @@ public final class ShippedConfig {
      * @throws IllegalArgumentException if the shipped file is missing or names no nodes
      */
     public static Path write(Path shippedDir, String profile, Path dir) throws IOException {
+        return write(shippedDir, profile, dir, lines -> lines);
+    }
+
+    /**
+     * As {@link #write(Path, String, Path)}, and with {@code storage} not null every replica durable: {@code
+     * storage.dir} that folder (absolute) with {@code storage.sync=batch}, in place of any storage setting
+     * shipped; with null, every {@code storage.*} line of the shipped file is left out (in memory).
+     */
+    public static Path write(Path shippedDir, String profile, Path dir, Path storage) throws IOException {
+        return write(shippedDir, profile, dir, lines -> withStorage(lines, storage));
+    }
+
+    private static Path write(Path shippedDir, String profile, Path dir, UnaryOperator<List<String>> edit)
+            throws IOException {
         Path shipped = shippedDir.resolve(profile + ".properties");
         if (!Files.isRegularFile(shipped)) {
             throw new IllegalArgumentException("no shipped configuration " + shipped.toAbsolutePath()
@@ -30,7 +45,7 @@ public final class ShippedConfig {
         }
         List<String> lines = Files.readAllLines(shipped, StandardCharsets.UTF_8);
         int nodes = nodeIds(lines).size();
-        List<String> rewritten = rewrite(lines, ReplicaLaunch.freePorts(nodes));
+        List<String> rewritten = edit.apply(rewrite(lines, ReplicaLaunch.freePorts(nodes)));
         Files.createDirectories(dir);
         for (String line : rewritten) {
             if (line.startsWith("auth.keys-file=")) {
@@ -75,6 +90,24 @@ public final class ShippedConfig {
         }
         if (!metrics) {
             out.add("metrics.port=" + ports[ids.size()]);
+        }
+        return out;
+    }
+
+    /**
+     * {@code lines} without their {@code storage.*} settings, and with {@code storage} not null, {@code
+     * storage.dir} (absolute, forward slashes) and {@code storage.sync=batch} added.
+     */
+    static List<String> withStorage(List<String> lines, Path storage) {
+        List<String> out = new ArrayList<>();
+        for (String line : lines) {
+            if (!line.trim().startsWith("storage.")) {
+                out.add(line);
+            }
+        }
+        if (storage != null) {
+            out.add("storage.dir=" + storage.toAbsolutePath().toString().replace('\\', '/'));
+            out.add("storage.sync=batch");
         }
         return out;
     }

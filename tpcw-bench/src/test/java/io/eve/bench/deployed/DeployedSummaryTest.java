@@ -31,6 +31,31 @@ class DeployedSummaryTest {
     }
 
     @Test
+    void eachDurablePointIsComparedWithItsProfileInMemoryInTheSameRun() {
+        List<DeployedPoint> points = List.of(
+                point(1, "crash", 4000),
+                point(1, "crash-durable", 3000),
+                point(1, "primary-backup-durable", 500),
+                point(2, "crash", 1000),
+                point(2, "crash-durable", 900),
+                point(3, "crash-durable", 900),
+                point(3, "ratis-grpc", 100));
+
+        List<DeployedSummary.DurableRatio> ratios = DeployedSummary.durableRatios(points, "durable");
+
+        assertThat(ratios)
+                .containsExactly(
+                        new DeployedSummary.DurableRatio(1, "crash", 0.75),
+                        new DeployedSummary.DurableRatio(2, "crash", 0.9));
+        DeployedSummary.Spread crash = DeployedSummary.spreadOfRatios(ratios).get(0);
+        assertThat(crash.system()).isEqualTo("crash");
+        assertThat(crash.runs()).isEqualTo(2);
+        assertThat(crash.median()).isCloseTo(0.825, within(1e-9));
+        assertThat(crash.min()).isEqualTo(0.75);
+        assertThat(crash.max()).isEqualTo(0.9);
+    }
+
+    @Test
     void aRunWhoseRatisCommittedNothingHasNoRatio() {
         List<DeployedPoint> rated = DeployedSummary.withRatios(List.of(point(1, "bft", 10), point(1, "ratis-grpc", 0)));
 

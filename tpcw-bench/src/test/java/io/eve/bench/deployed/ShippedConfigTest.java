@@ -79,6 +79,24 @@ class ShippedConfigTest {
     }
 
     @Test
+    void theShippedProfilesLoadDurableWithTheirStorageFolder(@TempDir Path dir) throws Exception {
+        for (String profile : List.of("primary-backup", "crash", "bft", "crash-durable")) {
+            Path storage = dir.resolve(profile).resolve("storage");
+            ClusterConfig durable = ClusterConfig.load(
+                    ShippedConfig.write(Path.of("..", "config"), profile, dir.resolve(profile), storage));
+            assertThat(durable.storage().enabled()).isTrue();
+            assertThat(Files.readAllLines(dir.resolve(profile).resolve("cluster.properties")))
+                    .filteredOn(line -> line.startsWith("storage."))
+                    .containsExactly(
+                            "storage.dir=" + storage.toAbsolutePath().toString().replace('\\', '/'),
+                            "storage.sync=batch");
+            ClusterConfig inMemory = ClusterConfig.load(
+                    ShippedConfig.write(Path.of("..", "config"), profile, dir.resolve(profile + "-memory"), null));
+            assertThat(inMemory.storage().enabled()).isFalse();
+        }
+    }
+
+    @Test
     void aMissingShippedFileIsNamed(@TempDir Path dir) {
         assertThatThrownBy(() -> ShippedConfig.write(dir, "crash", dir.resolve("out")))
                 .isInstanceOf(IllegalArgumentException.class)
