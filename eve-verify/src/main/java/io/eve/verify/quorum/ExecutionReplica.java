@@ -69,6 +69,12 @@ public final class ExecutionReplica {
      * learns; the verifiers' next view starts it afresh (docs/quorum.md, "Restart and rejoin").
      */
     private boolean viewUnknown;
+    /**
+     * A state transfer whose chain reaches an agreed token but runs past it: held until the verifiers agree on
+     * its last token, because the part of a chain past the agreed token it links to is only the serving
+     * replica's word (docs/quorum.md, "State transfer"). Dropped when the fetch ends or starts again.
+     */
+    private ChainTransfer heldTransfer;
     private long stageStable;
     private long expected = 1;
     private final NavigableMap<Long, ExecuteBatch> buffered = new TreeMap<>();
@@ -549,6 +555,7 @@ public final class ExecutionReplica {
                 onViewProgress();
                 agreed.put(message.token().seq(), message.token());
                 retarget();
+                installHeldTransfer();
                 evaluateAgreed();
             }
         }
@@ -641,6 +648,7 @@ public final class ExecutionReplica {
     private void requestTransfer(Token target) {
         epoch++;
         transferTarget = target;
+        heldTransfer = null;
         transferBase = stageStable;
         executed.clear();
         verifiedAt.clear();
@@ -688,8 +696,7 @@ public final class ExecutionReplica {
         if (transferTarget == null || applying) {
             return;
         }
-        Token anchor = anchor(chain);
-        if (anchor == null) {
+        if (anchor(chain) == null) {
             return;
         }
         boolean wellFormed = chain.stream().allMatch(Tokens::wellFormed) && Tokens.isChain(chain);
@@ -704,13 +711,42 @@ public final class ExecutionReplica {
             return;
         }
         // The target may have moved on while the transfer travelled (every agreed token retargets it): a
-        // chain that reaches an older agreed token of this view is installed up to it, and the batches
-        // agreed after it follow by execution or by the next transfer. Waiting for a chain that reaches
-        // the newest target could wait forever while the view keeps committing (crash-rejoin seed 12:
-        // a rejoined replica fetched for 50 ms, every answer one batch short, then suspected the primary).
-        transferTarget = anchor;
+        // chain that reaches an older agreed token of this view is installed once its last token is agreed
+        // too, and the batches agreed after it follow by execution or by the next transfer. Waiting for a
+        // chain that reaches the newest target could wait forever while the view keeps committing
+        // (crash-rejoin seed 12: a rejoined replica fetched for 50 ms, every answer one batch short, then
+        // suspected the primary).
+        if (heldTransfer == null || last.seq() >= lastOf(heldTransfer).seq()) {
+            heldTransfer = transfer;
+        }
+        installHeldTransfer();
+    }
+
+    /**
+     * Installs the held transfer once its last token is agreed. A chain's tokens link backwards: an agreed
+     * token vouches for the tokens before it, never for those after it, so the state at a chain's end is
+     * installed only when the verifiers agreed on that very token. Installing past it took a state that a
+     * Byzantine server invented (bft-forge seeds 72 and 99); the replica diverged at the next agreed token
+     * and fetched again, but had installed it.
+     */
+    private void installHeldTransfer() {
+        if (heldTransfer == null || transferTarget == null || applying) {
+            return;
+        }
+        Token last = lastOf(heldTransfer);
+        Token agreedLast = last.seq() == transferTarget.seq() ? transferTarget : agreed.get(last.seq());
+        if (agreedLast == null || !agreedLast.matches(last) || last.seq() <= stable) {
+            return;
+        }
+        ChainTransfer transfer = heldTransfer;
+        heldTransfer = null;
+        transferTarget = agreedLast;
         applying = true;
         actions.apply(transfer);
+    }
+
+    private static Token lastOf(ChainTransfer transfer) {
+        return transfer.chain().get(transfer.chain().size() - 1);
     }
 
     /** The target, or else the newest agreed token of this view above the stable batch, that {@code chain} holds. */
@@ -766,6 +802,7 @@ public final class ExecutionReplica {
         rollbacks++;
         votes.forget(view, start.seq());
         agreed.clear();
+        heldTransfer = null;
         buffered.clear();
         if (nextViewBufferView == newView) {
             buffered.putAll(nextViewBuffer.tailMap(start.seq(), false));
