@@ -75,6 +75,7 @@ public final class ExecutionReplica {
      * replica's word (docs/quorum.md, "State transfer"). Dropped when the fetch ends or starts again.
      */
     private ChainTransfer heldTransfer;
+
     private long stageStable;
     private long expected = 1;
     private final NavigableMap<Long, ExecuteBatch> buffered = new TreeMap<>();
