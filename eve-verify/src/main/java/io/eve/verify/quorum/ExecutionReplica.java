@@ -66,15 +66,9 @@ public final class ExecutionReplica {
     /**
      * Whether this life of the replica has yet to learn a view: a replica that restarted (from its disk or
      * empty) does not know in which view its last life numbered batches, so it never leads the first view it
-     * learns; the verifiers' next view starts it afresh (docs/quorum.md, "Restart and rejoin").
+     * learns; it declines it, and the next view starts it afresh (docs/quorum.md, "Durable replicas and verifiers").
      */
     private boolean viewUnknown;
-    /**
-     * A state transfer whose chain reaches an agreed token but runs past it: held until the verifiers agree on
-     * its last token, because the part of a chain past the agreed token it links to is only the serving
-     * replica's word (docs/quorum.md, "State transfer"). Dropped when the fetch ends or starts again.
-     */
-    private ChainTransfer heldTransfer;
 
     private long stageStable;
     private long expected = 1;
@@ -447,6 +441,17 @@ public final class ExecutionReplica {
         }
     }
 
+    /**
+     * This replica is the primary of its view but joining (restarted: its last life may have numbered batches
+     * in this view), so it will number none: it tells the verifiers, which change view at once on the word of
+     * the view's own primary, instead of the others suspecting it after their timeouts.
+     */
+    private void declineView() {
+        for (int verifier : config.verifiers()) {
+            actions.send(verifier, new Suspect(view));
+        }
+    }
+
     // ---- execution -----------------------------------------------------------------------------
 
     private void send(Dispatcher.Dispatched dispatched) {
@@ -520,6 +525,9 @@ public final class ExecutionReplica {
                 }
             }
         }
+        if (joining && !viewUnknown && config.executionPrimary(view) == self) {
+            declineView(); // again, in case it was lost
+        }
         if (!isPrimary() && config.executionPrimary(view) != self) {
             for (Request request : forwarded.values()) {
                 actions.send(config.executionPrimary(view), new ClientRequest(request));
@@ -550,13 +558,18 @@ public final class ExecutionReplica {
             return;
         }
         if (votes.add(message.view(), message.token(), from, config.responseQuorum())) {
+            if (message.view() == view && viewUnknown) {
+                viewUnknown = false; // the verifiers are in the view this replica (re)started in
+                if (config.executionPrimary(view) == self) {
+                    declineView();
+                }
+            }
             if (message.view() > view) {
                 enterView(message.view(), message.token());
             } else {
                 onViewProgress();
                 agreed.put(message.token().seq(), message.token());
                 retarget();
-                installHeldTransfer();
                 evaluateAgreed();
             }
         }
@@ -649,7 +662,6 @@ public final class ExecutionReplica {
     private void requestTransfer(Token target) {
         epoch++;
         transferTarget = target;
-        heldTransfer = null;
         transferBase = stageStable;
         executed.clear();
         verifiedAt.clear();
@@ -697,7 +709,8 @@ public final class ExecutionReplica {
         if (transferTarget == null || applying) {
             return;
         }
-        if (anchor(chain) == null) {
+        Token anchor = anchor(chain);
+        if (anchor == null) {
             return;
         }
         boolean wellFormed = chain.stream().allMatch(Tokens::wellFormed) && Tokens.isChain(chain);
@@ -712,42 +725,13 @@ public final class ExecutionReplica {
             return;
         }
         // The target may have moved on while the transfer travelled (every agreed token retargets it): a
-        // chain that reaches an older agreed token of this view is installed once its last token is agreed
-        // too, and the batches agreed after it follow by execution or by the next transfer. Waiting for a
-        // chain that reaches the newest target could wait forever while the view keeps committing
-        // (crash-rejoin seed 12: a rejoined replica fetched for 50 ms, every answer one batch short, then
-        // suspected the primary).
-        if (heldTransfer == null || last.seq() >= lastOf(heldTransfer).seq()) {
-            heldTransfer = transfer;
-        }
-        installHeldTransfer();
-    }
-
-    /**
-     * Installs the held transfer once its last token is agreed. A chain's tokens link backwards: an agreed
-     * token vouches for the tokens before it, never for those after it, so the state at a chain's end is
-     * installed only when the verifiers agreed on that very token. Installing past it took a state that a
-     * Byzantine server invented (bft-forge seeds 72 and 99); the replica diverged at the next agreed token
-     * and fetched again, but had installed it.
-     */
-    private void installHeldTransfer() {
-        if (heldTransfer == null || transferTarget == null || applying) {
-            return;
-        }
-        Token last = lastOf(heldTransfer);
-        Token agreedLast = last.seq() == transferTarget.seq() ? transferTarget : agreed.get(last.seq());
-        if (agreedLast == null || !agreedLast.matches(last) || last.seq() <= stable) {
-            return;
-        }
-        ChainTransfer transfer = heldTransfer;
-        heldTransfer = null;
-        transferTarget = agreedLast;
+        // chain that reaches an older agreed token of this view is installed up to it, and the batches
+        // agreed after it follow by execution or by the next transfer. Waiting for a chain that reaches
+        // the newest target could wait forever while the view keeps committing (crash-rejoin seed 12:
+        // a rejoined replica fetched for 50 ms, every answer one batch short, then suspected the primary).
+        transferTarget = anchor;
         applying = true;
         actions.apply(transfer);
-    }
-
-    private static Token lastOf(ChainTransfer transfer) {
-        return transfer.chain().get(transfer.chain().size() - 1);
     }
 
     /** The target, or else the newest agreed token of this view above the stable batch, that {@code chain} holds. */
@@ -803,7 +787,6 @@ public final class ExecutionReplica {
         rollbacks++;
         votes.forget(view, start.seq());
         agreed.clear();
-        heldTransfer = null;
         buffered.clear();
         if (nextViewBufferView == newView) {
             buffered.putAll(nextViewBuffer.tailMap(start.seq(), false));
@@ -857,6 +840,7 @@ public final class ExecutionReplica {
             // joining, holds client requests, and leads from the next view on.
             joining = true;
             LOG.info("{}: restarted as the primary of view {}; leaving it to the next view's primary", name, newView);
+            declineView();
         }
         waitingSince.replaceAll((request, since) -> now);
         lastProgressAt = now; // the verifiers agreed on a new view

@@ -279,18 +279,6 @@ class QuorumSimulationTest {
     }
 
     /**
-     * Found by issue 20's install invariant: a transfer chain runs past the agreed token it links to, and a
-     * Byzantine server's delta brought the requester to a state no correct replica produced
-     * ({@code bft-forge} seeds 72 and 99). A chain is now installed only once its last token is agreed.
-     */
-    @Test
-    void shouldNotInstallATransferPastWhatTheVerifiersAgreed() {
-        for (long seed : new long[] {72, 99}) {
-            SimulationRunner.runSeed("bft-forge", seed, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
-        }
-    }
-
-    /**
      * Found by the simulator (docs/quorum.md, "Which certificate"): a batch prepared but not committed in
      * view 3 by a verifier that was cut off outlived the rollback of view 4 (which started one batch lower);
      * view 5 chose it by "highest batch first", but no execution replica held its state any more, so no one
