@@ -63,6 +63,13 @@ public final class ExecutionReplica {
     private long stableView = -1;
 
     private Token stableToken = ViewChanges.ORIGIN;
+    /**
+     * Whether this life of the replica has yet to learn a view: a replica that restarted (from its disk or
+     * empty) does not know in which view its last life numbered batches, so it never leads the first view it
+     * learns; it declines it, and the next view starts it afresh (docs/quorum.md, "Durable replicas and verifiers").
+     */
+    private boolean viewUnknown;
+
     private long stageStable;
     private long expected = 1;
     private final NavigableMap<Long, ExecuteBatch> buffered = new TreeMap<>();
@@ -161,6 +168,7 @@ public final class ExecutionReplica {
         this.refusals = java.util.Objects.requireNonNull(refusals, "refusals");
         this.votes = new Votes(config.bounds().batches(), refusals);
         this.joining = joining || recovered != null || !executedAfter.isEmpty();
+        this.viewUnknown = this.joining;
         if (!config.hostsExecution()) {
             throw new IllegalArgumentException("process " + config.self() + " hosts no execution replica in " + config);
         }
@@ -443,6 +451,17 @@ public final class ExecutionReplica {
         }
     }
 
+    /**
+     * This replica is the primary of its view but joining (restarted: its last life may have numbered batches
+     * in this view), so it will number none: it tells the verifiers, which change view at once on the word of
+     * the view's own primary, instead of the others suspecting it after their timeouts.
+     */
+    private void declineView() {
+        for (int verifier : config.verifiers()) {
+            actions.send(verifier, new Suspect(view));
+        }
+    }
+
     // ---- execution -----------------------------------------------------------------------------
 
     private void send(Dispatcher.Dispatched dispatched) {
@@ -516,6 +535,9 @@ public final class ExecutionReplica {
                 }
             }
         }
+        if (joining && !viewUnknown && config.executionPrimary(view) == self) {
+            declineView(); // again, in case it was lost
+        }
         if (!isPrimary() && config.executionPrimary(view) != self) {
             for (Request request : forwarded.values()) {
                 actions.send(config.executionPrimary(view), new ClientRequest(request));
@@ -546,6 +568,12 @@ public final class ExecutionReplica {
             return;
         }
         if (votes.add(message.view(), message.token(), from, config.responseQuorum())) {
+            if (message.view() == view && viewUnknown) {
+                viewUnknown = false; // the verifiers are in the view this replica (re)started in
+                if (config.executionPrimary(view) == self) {
+                    declineView();
+                }
+            }
             if (message.view() > view) {
                 enterView(message.view(), message.token());
             } else {
@@ -750,6 +778,8 @@ public final class ExecutionReplica {
                 config.executionPrimary(newView));
         boolean wasPrimary = isPrimary();
         boolean joined = joining;
+        boolean firstViewOfThisLife = viewUnknown;
+        viewUnknown = false;
         joining = false;
         List<Request> orphans = new ArrayList<>();
         for (Batch batch : received.tailMap(start.seq(), false).values()) {
@@ -758,6 +788,10 @@ public final class ExecutionReplica {
         for (ExecuteBatch pending : buffered.tailMap(start.seq(), false).values()) {
             orphans.addAll(pending.batch().requests());
         }
+        // The old view's pipeline ends here, before the view number changes: a commit of the new view's start
+        // below must not send batches the old view numbered but never sent under the new view's number, where
+        // this replica (its primary again) numbers them afresh (bft-forge seed 31: batch 222 of view 3 twice).
+        List<Request> undispatched = wasPrimary ? dispatcher.stepDown() : List.of();
         view = newView;
         epoch++;
         rollbacks++;
@@ -809,17 +843,27 @@ public final class ExecutionReplica {
                     stable,
                     stableView);
         }
+        if (firstViewOfThisLife && config.executionPrimary(newView) == self) {
+            // The verifiers' answer to a restarted replica names their view and its latest agreed batch, and
+            // this replica's last life may have numbered batches in that very view: numbering them again would
+            // make a correct primary equivocate (bft-restart-all seed 76: batch 295 of view 2 twice). It stays
+            // joining, holds client requests, and leads from the next view on.
+            joining = true;
+            LOG.info("{}: restarted as the primary of view {}; leaving it to the next view's primary", name, newView);
+            declineView();
+        }
         waitingSince.replaceAll((request, since) -> now);
         lastProgressAt = now; // the verifiers agreed on a new view
         toldPrimary.clear();
         jitter = random.nextLong(Math.max(1, config.viewTimeoutNanos() / 4));
         if (isPrimary()) {
+            orphans.addAll(undispatched);
             dispatcher.lead(seq, orphans, now, wall);
         } else if (wasPrimary) {
             // Requests this replica took in as primary but never put in a batch go to the new primary at once
             // (and again with the retransmissions until they commit), instead of waiting for clients to retry.
             int primary = config.executionPrimary(newView);
-            for (Request request : dispatcher.stepDown()) {
+            for (Request request : undispatched) {
                 String key = Dispatcher.key(request);
                 if (forwarded.put(key, request) == null) {
                     waitingSince.put(key, now);

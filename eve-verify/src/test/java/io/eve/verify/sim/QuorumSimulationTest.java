@@ -256,6 +256,29 @@ class QuorumSimulationTest {
     }
 
     /**
+     * Found by the batch-numbering check (docs/simulation.md): the primary of view 0, primary again of view
+     * 3, committed view 3's start while entering it, and that commit sent a batch view 0 had numbered but
+     * never sent, under view 3's number; then it numbered the batch afresh with other requests. Seeds 31
+     * and 94 of {@code bft-forge} each failed on a batch numbered twice in one view.
+     */
+    @Test
+    void shouldNotSendTheOldViewsUnsentBatchesUnderTheNewViewsNumber() {
+        for (long seed : new long[] {31, 94}) {
+            SimulationRunner.runSeed("bft-forge", seed, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        }
+    }
+
+    /**
+     * Found by the batch-numbering check: a primary restarted from its disk learned its own view from the
+     * verifiers' answer (view 2, its latest agreed batch 294), took it for a new view and numbered batch 295
+     * again, which its last life had sent with other requests ({@code bft-restart-all} seed 76).
+     */
+    @Test
+    void shouldNotLeadTheFirstViewARestartedPrimaryLearns() {
+        SimulationRunner.runSeed("bft-restart-all", 76, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
      * Found by the simulator (docs/quorum.md, "Which certificate"): a batch prepared but not committed in
      * view 3 by a verifier that was cut off outlived the rollback of view 4 (which started one batch lower);
      * view 5 chose it by "highest batch first", but no execution replica held its state any more, so no one

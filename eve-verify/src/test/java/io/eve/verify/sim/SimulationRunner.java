@@ -91,9 +91,14 @@ public final class SimulationRunner {
                 .contains(profile);
     }
 
-    /** Rollbacks and takeovers are logged at WARN; hundreds of runs would drown the report in them. */
+    /**
+     * Rollbacks and takeovers are logged at WARN; hundreds of runs would drown the report in them. A level set
+     * on the command line ({@code -Dorg.slf4j.simpleLogger.log.io.eve=info}, to replay one seed) is kept.
+     */
     static void quietProtocolLogs() {
-        System.setProperty("org.slf4j.simpleLogger.log.io.eve", "error");
+        if (System.getProperty("org.slf4j.simpleLogger.log.io.eve") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.io.eve", "error");
+        }
     }
 
     public static void main(String[] args) {
