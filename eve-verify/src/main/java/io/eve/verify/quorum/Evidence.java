@@ -23,6 +23,15 @@ public interface Evidence {
     /** The message inside {@code evidence} and its origin, or {@code null} if it does not check out here. */
     Opened open(Message evidence);
 
+    /**
+     * Whether a certificate holding {@code piece} may go into this verifier's view changes: with signed evidence
+     * only a signed piece, which checks out the same at every receiver (docs/quorum.md, "Signed evidence");
+     * without, every piece.
+     */
+    default boolean reportable(Message piece) {
+        return true;
+    }
+
     /** No authenticators: a message names its sender in its {@code verifier} field (crash faults only). */
     Evidence PLAIN = new Evidence() {
         @Override

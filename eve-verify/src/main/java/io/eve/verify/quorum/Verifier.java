@@ -535,7 +535,10 @@ public final class Verifier {
         if (matching.size() >= config.agreementQuorum()) {
             // A certificate for n alone commits n (Eve §6.1): no need to have committed n - 1 here.
             Certificate certificate = new Certificate(views.view(), message.token(), matching);
-            raise(certificate);
+            if (matching.stream().allMatch(evidence::reportable)) {
+                // With signed evidence a view change reports Prepare certificates only (docs/quorum.md).
+                raise(certificate);
+            }
             committedCertificate = certificate;
             commit(message.token());
         }
