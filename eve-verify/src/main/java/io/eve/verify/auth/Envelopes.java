@@ -150,12 +150,13 @@ public final class Envelopes {
             return Inbound.reject(Rejection.UNDECODABLE); // an envelope in an envelope: never sent by a correct process
         }
         if (signed != null) {
-            // docs/quorum.md, "Signed evidence": checked here, on the receiving thread, once per piece.
+            // docs/quorum.md, "Signed evidence": a ViewChange's signature is checked here, on the receiving thread;
+            // a Prepare's by the verifier, only if it would complete a certificate.
             if (opened.message() instanceof Message.Signed piece) {
                 if (piece.origin() != from) {
                     return Inbound.reject(Rejection.WRONG_ORIGIN);
                 }
-                return signed.open(piece) == null ? Inbound.reject(Rejection.BAD_SIGNATURE) : opened;
+                return signed.claim(piece) == null ? Inbound.reject(Rejection.BAD_SIGNATURE) : opened;
             }
             if (opened.message() instanceof CommitVote) {
                 return Inbound.accept(envelope); // not signed: its MAC decides here (decision 0030)

@@ -131,6 +131,36 @@ public final class SignedEvidence implements Evidence {
         return new Opened(signed.origin(), inner);
     }
 
+    /**
+     * A {@code Prepare} as its origin sent it on the link, its signature not verified yet (verified by
+     * {@link #confirm} when it would complete a certificate); any other piece as {@link #open} opens it.
+     */
+    @Override
+    public Opened claim(Message evidence) {
+        if (!(evidence instanceof Signed signed)) {
+            return open(evidence);
+        }
+        Message inner = verified.get(signed);
+        if (inner != null) {
+            return new Opened(signed.origin(), inner);
+        }
+        try {
+            inner = codec.decode(signed.frame());
+        } catch (FrameException e) {
+            count(0, 0, 1); // signed, but not a frame: never made by a correct verifier
+            return null;
+        }
+        if (inner instanceof Prepare prepare && prepare.verifier() == signed.origin()) {
+            return new Opened(signed.origin(), inner);
+        }
+        return open(evidence);
+    }
+
+    @Override
+    public boolean confirm(Message evidence) {
+        return !(evidence instanceof Signed) || open(evidence) != null;
+    }
+
     /** Only a certificate of signed pieces, which verify the same at every process, is reported in view changes. */
     @Override
     public boolean reportable(Message piece) {

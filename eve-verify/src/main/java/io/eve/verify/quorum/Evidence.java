@@ -24,6 +24,21 @@ public interface Evidence {
     Opened open(Message evidence);
 
     /**
+     * The message inside {@code evidence}, which arrived on the authenticated link from its origin, and that
+     * origin, or {@code null}; with signed evidence a {@code Prepare}'s signature is not verified yet, and the
+     * verifier counts it toward a certificate only once {@link #confirm} says it checks out (docs/quorum.md,
+     * "Signed evidence", rule 2). Every other piece is opened as {@link #open} does.
+     */
+    default Opened claim(Message evidence) {
+        return open(evidence);
+    }
+
+    /** Whether a piece taken with {@link #claim} checks out (with signed evidence: its signature verifies). */
+    default boolean confirm(Message evidence) {
+        return true;
+    }
+
+    /**
      * Whether a certificate holding {@code piece} may go into this verifier's view changes: with signed evidence
      * only a signed piece, which checks out the same at every receiver (docs/quorum.md, "Signed evidence");
      * without, every piece.

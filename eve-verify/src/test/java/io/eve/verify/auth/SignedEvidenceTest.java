@@ -165,12 +165,20 @@ class SignedEvidenceTest {
                         .rejection())
                 .as("a spoofed origin inside an honest link")
                 .isEqualTo(Envelopes.Rejection.WRONG_ORIGIN);
-        Signed genuine = (Signed) signed;
-        byte[] flipped = genuine.signature().clone();
+        Signed change = (Signed) evidence(1).seal(new ViewChange(1, 1, -1, ORIGIN, List.of()));
+        byte[] flipped = change.signature().clone();
         flipped[0] ^= 1;
-        assertThat(at0.inbound(1, from1.outbound(0, new Signed(1, genuine.frame(), flipped)))
+        assertThat(at0.inbound(1, from1.outbound(0, new Signed(1, change.frame(), flipped)))
                         .rejection())
+                .as("a ViewChange's signature is checked on the link")
                 .isEqualTo(Envelopes.Rejection.BAD_SIGNATURE);
+        Signed genuine = (Signed) signed;
+        byte[] flippedPrepare = genuine.signature().clone();
+        flippedPrepare[0] ^= 1;
+        assertThat(at0.inbound(1, from1.outbound(0, new Signed(1, genuine.frame(), flippedPrepare)))
+                        .accepted())
+                .as("a Prepare's signature is checked by the verifier, when it would complete a certificate")
+                .isTrue();
         Authenticated suspect = from1.seal(new Suspect(3));
         assertThat(at0.inbound(1, suspect).message())
                 .as("non-evidence is unwrapped")
@@ -242,6 +250,40 @@ class SignedEvidenceTest {
                 assertThat(change.evidence()).allMatch(piece -> evidence(id).open(piece) != null);
             }
         }
+    }
+
+    /**
+     * Rule 2 of docs/quorum.md, "Signed evidence": a Prepare whose MAC is right but whose signature is not (only
+     * its Byzantine origin can send one) does not complete a certificate; the verifier is prepared only once a
+     * Prepare that verifies takes its place, and checks no more signatures than the certificate needs.
+     */
+    @Test
+    void shouldPrepareOnlyOnPreparesWhoseSignaturesVerify() {
+        SignedEvidence at0 = evidence(0);
+        Verifier verifier = verifier(0, at0);
+        Token first = token(1, 1);
+        verifier.onMessage(0, new Verify(0, first), MS);
+        verifier.onMessage(1, new Verify(0, first), MS);
+        verifier.onMessage(1, evidence(1).seal(new Prepare(0, 1, first)), MS);
+        Signed genuine = (Signed) evidence(3).seal(new Prepare(0, 3, first));
+        byte[] flipped = genuine.signature().clone();
+        flipped[5] ^= 1;
+        verifier.onMessage(3, new Signed(3, genuine.frame(), flipped), MS);
+        assertThat(sent).noneMatch(SignedEvidenceTest::isCommitVote);
+        assertThat(at0.badSignatures()).isEqualTo(1);
+        verifier.onMessage(3, genuine, MS);
+        assertThat(sent)
+                .as("the sender of a bad piece is not counted again for this batch")
+                .noneMatch(SignedEvidenceTest::isCommitVote);
+        verifier.onMessage(2, evidence(2).seal(new Prepare(0, 2, first)), MS);
+        assertThat(sent).anyMatch(SignedEvidenceTest::isCommitVote);
+        assertThat(at0.verifications())
+                .as("the bad piece, then 1's and 2's: the quorum's, no more")
+                .isEqualTo(3);
+    }
+
+    private static boolean isCommitVote(Message message) {
+        return message instanceof Authenticated envelope && CODEC.decode(envelope.frame()) instanceof CommitVote;
     }
 
     @Test
