@@ -75,8 +75,9 @@ public final class Envelopes {
     /**
      * The links of {@code authenticator}'s process. If its keys hold the Ed25519 keys of signed evidence
      * ({@link MacKeys#signs()}), evidence is signed: {@link #evidence()} is a {@link SignedEvidence}, and a
-     * {@code Prepare} or {@code ViewChange} arriving on a link is accepted only signed by the sender, its
-     * signature checked here ({@code CommitVote}s keep their MACs only).
+     * {@code Prepare} or {@code ViewChange} arriving on a link is accepted only signed by the sender: a
+     * {@code ViewChange}'s signature is checked here, a {@code Prepare}'s by the verifier when it would complete
+     * a certificate ({@code CommitVote}s keep their MACs only).
      */
     public Envelopes(Authenticator authenticator, FrameCodec codec) {
         this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
