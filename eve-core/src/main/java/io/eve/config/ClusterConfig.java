@@ -34,6 +34,9 @@ import java.util.Set;
  *     first that many of {@code nodes} (empty for primary-backup)
  * @param authKeysFile bft: the file of the authenticators' shared keys, or null (optional until the
  *     authenticators land; then required)
+ * @param signedEvidence bft: whether verifiers sign their {@code Prepare} and {@code ViewChange} with their
+ *     Ed25519 keys so that view-change evidence transfers (key {@code auth.signed-evidence}, on by default;
+ *     docs/quorum.md, "Signed evidence"); false for the other profiles
  * @param executorThreads threads executing requests on each replica
  * @param inlineBatchLimit batches of at most this many requests run on the thread that received them
  *     when the stage is idle (no hand-off: lowest latency); 0 runs every batch on the stage thread
@@ -80,6 +83,7 @@ public record ClusterConfig(
         List<Integer> executionReplicas,
         List<Integer> verifiers,
         String authKeysFile,
+        boolean signedEvidence,
         String transport,
         List<NodeAddress> rdmaNodes,
         ExtraProtection extraProtection,
@@ -329,6 +333,7 @@ public record ClusterConfig(
             "quorum.execution-replicas",
             "quorum.verifiers",
             "auth.keys-file",
+            QuorumRoles.SIGNED_EVIDENCE,
             "transport",
             "rdma.nodes",
             "quorum.extra-protection",
@@ -414,6 +419,10 @@ public record ClusterConfig(
             QuorumRoles.validate(profile, ids, u, r, executionReplicas, verifiers);
         } else if (!executionReplicas.isEmpty() || !verifiers.isEmpty() || authKeysFile != null) {
             throw new ConfigException("quorum.* and auth.keys-file apply to the crash and bft profiles only");
+        }
+        if (signedEvidence && profile != Profile.BFT) {
+            throw new ConfigException(
+                    QuorumRoles.SIGNED_EVIDENCE + " applies to the bft profile only, not to " + profile.key());
         }
     }
 
@@ -520,6 +529,7 @@ public record ClusterConfig(
                 roles.executionReplicas(),
                 roles.verifiers(),
                 roles.authKeysFile(),
+                roles.signedEvidence(),
                 properties.getProperty("transport", "netty").trim().toLowerCase(Locale.ROOT),
                 properties.getProperty("rdma.nodes") == null
                         ? List.of()

@@ -13,7 +13,15 @@ import java.util.Set;
  * verifiers, in the order of {@code nodes}; so crash's 3 nodes each host one of each, and bft's 4 nodes
  * all host a verifier, the first 3 also an execution replica.
  */
-record QuorumRoles(int u, int r, List<Integer> executionReplicas, List<Integer> verifiers, String authKeysFile) {
+record QuorumRoles(
+        int u,
+        int r,
+        List<Integer> executionReplicas,
+        List<Integer> verifiers,
+        String authKeysFile,
+        boolean signedEvidence) {
+    /** The switch of signed view-change evidence (docs/quorum.md, "Signed evidence"): on by default for bft. */
+    static final String SIGNED_EVIDENCE = "auth.signed-evidence";
 
     static QuorumRoles parse(ClusterConfig.Profile profile, Properties properties, List<NodeAddress> nodes) {
         if (!profile.quorum()) {
@@ -23,10 +31,12 @@ record QuorumRoles(int u, int r, List<Integer> executionReplicas, List<Integer> 
                             key + " applies to the crash and bft profiles only, not to " + profile.key());
                 }
             }
-            if (properties.getProperty("auth.keys-file") != null) {
-                throw new ConfigException("auth.keys-file applies to the bft profile only, not to " + profile.key());
+            for (String key : List.of("auth.keys-file", SIGNED_EVIDENCE)) {
+                if (properties.getProperty(key) != null) {
+                    throw new ConfigException(key + " applies to the bft profile only, not to " + profile.key());
+                }
             }
-            return new QuorumRoles(0, 0, List.of(), List.of(), null);
+            return new QuorumRoles(0, 0, List.of(), List.of(), null, false);
         }
         int u = ClusterConfig.integer(properties, "quorum.u", 1);
         int r = ClusterConfig.integer(properties, "quorum.r", profile == ClusterConfig.Profile.BFT ? 1 : 0);
@@ -39,10 +49,13 @@ record QuorumRoles(int u, int r, List<Integer> executionReplicas, List<Integer> 
         List<Integer> execution = ids(properties, "quorum.execution-replicas", ids, executionCount);
         List<Integer> verifiers = ids(properties, "quorum.verifiers", ids, verifierCount);
         String keys = properties.getProperty("auth.keys-file");
-        if (keys != null && profile != ClusterConfig.Profile.BFT) {
-            throw new ConfigException("auth.keys-file applies to the bft profile only, not to " + profile.key());
+        for (String key : List.of("auth.keys-file", SIGNED_EVIDENCE)) {
+            if (properties.getProperty(key) != null && profile != ClusterConfig.Profile.BFT) {
+                throw new ConfigException(key + " applies to the bft profile only, not to " + profile.key());
+            }
         }
-        return new QuorumRoles(u, r, execution, verifiers, keys == null || keys.isBlank() ? null : keys.trim());
+        boolean signed = ClusterConfig.onOff(properties, SIGNED_EVIDENCE, profile == ClusterConfig.Profile.BFT);
+        return new QuorumRoles(u, r, execution, verifiers, keys == null || keys.isBlank() ? null : keys.trim(), signed);
     }
 
     /** The listed ids, or the first {@code count} nodes (all of them if there are fewer, to fail validation). */

@@ -47,6 +47,20 @@ class QuorumProfileConfigTest {
     }
 
     @Test
+    void shouldSignEvidenceInTheBftProfileUnlessTurnedOff() throws IOException {
+        assertThat(parse("profile=bft\n" + FOUR).signedEvidence()).isTrue();
+        assertThat(parse("profile=bft\n" + FOUR + "auth.signed-evidence=OFF\n").signedEvidence())
+                .isFalse();
+        assertThat(parse("profile=crash\n" + THREE).signedEvidence()).isFalse();
+        assertThatThrownBy(() -> parse("profile=crash\n" + THREE + "auth.signed-evidence=on\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("auth.signed-evidence applies to the bft profile only, not to crash");
+        assertThatThrownBy(() -> parse("profile=bft\n" + FOUR + "auth.signed-evidence=yes\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("auth.signed-evidence = 'yes' is neither on nor off");
+    }
+
+    @Test
     void shouldTurnTheExtraProtectionModeOnForTheCrashProfileOnly() throws IOException {
         assertThat(parse("profile=crash\n" + THREE).extraProtection())
                 .isEqualTo(new ClusterConfig.ExtraProtection(true, 32, java.time.Duration.ofMillis(10)));

@@ -27,10 +27,15 @@ final class Authenticators {
         Path keysFile = keysFile(cluster, base, node);
         int[] ids = cluster.nodes().stream().mapToInt(n -> n.id()).toArray();
         MacKeys keys = MacKeys.loadNode(keysFile, ids, node);
-        // Signed evidence (docs/quorum.md, "Signed evidence") is built and tested but not on in the runtime yet:
-        // as built it costs the bft profile about a hundredfold in throughput (docs/benchmarks.md), which the
-        // deployed tests' time bounds do not survive. Until that cost is cut, links and evidence use the MACs.
-        keys = keys.withoutSigning();
+        if (!cluster.signedEvidence()) {
+            // auth.signed-evidence = off (docs/quorum.md, "Signed evidence"): MAC evidence, whose view-change
+            // certificates a Byzantine origin can make valid at one verifier and not at another.
+            keys = keys.withoutSigning();
+        } else if (!keys.signs()) {
+            throw new ConfigException(keysFile + ": no evidence signing keys (sign.private." + node
+                    + " and sign.public.<id>), which auth.signed-evidence = on (the default for bft) needs;"
+                    + " regenerate the keys with ./eve certs or ./eve keys, or set auth.signed-evidence = off");
+        }
         return new Envelopes(new Authenticator(keys, node), new FrameCodec(cluster.maxFrameBytes()));
     }
 

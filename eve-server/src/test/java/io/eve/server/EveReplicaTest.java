@@ -93,6 +93,29 @@ class EveReplicaTest {
     }
 
     @Test
+    void shouldRefuseABftNodeWhoseKeyFileLacksSigningKeysWhileEvidenceIsSigned(@TempDir Path dir) throws IOException {
+        io.eve.verify.auth.MacKeys.generate(new int[] {0, 1, 2, 3}, new java.security.SecureRandom())
+                .writeNodeFiles(dir.resolve("keys"));
+        Path file = dir.resolve("keys/node-3/macs.properties");
+        // A key file of before signed evidence: its MAC keys only.
+        Files.write(
+                file,
+                Files.readAllLines(file).stream()
+                        .filter(line -> !line.startsWith("sign."))
+                        .toList());
+        Path config = dir.resolve("bft.properties");
+        Files.writeString(
+                config,
+                "profile=bft\nnodes=0@127.0.0.1:7400, 1@127.0.0.1:7401, 2@127.0.0.1:7402, 3@127.0.0.1:7403\n"
+                        + "auth.keys-file=keys/node-{node}/macs.properties\n");
+        assertThatThrownBy(() -> EveReplica.builder().config(config).node(3).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("no evidence signing keys")
+                .hasMessageContaining("auth.signed-evidence = off");
+    }
+
+    @Test
     void shouldRefuseAMissingConfigurationFileNamingIt(@TempDir Path dir) {
         assertThatThrownBy(() -> EveReplica.builder().config(dir.resolve("none.properties")))
                 .isInstanceOf(ConfigException.class)

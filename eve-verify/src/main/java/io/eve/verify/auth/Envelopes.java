@@ -42,7 +42,7 @@ public final class Envelopes {
         UNDECODABLE,
         /** A sender without keys sent something other than a plain client request. */
         NOT_A_CLIENT_MESSAGE,
-        /** With signed evidence: a {@code Prepare}, {@code CommitVote} or {@code ViewChange} without a signature. */
+        /** With signed evidence: a {@code Prepare} or {@code ViewChange} without a signature. */
         UNSIGNED,
         /** With signed evidence: a signature that does not verify, or signed evidence in another's name. */
         BAD_SIGNATURE
@@ -74,15 +74,17 @@ public final class Envelopes {
 
     /**
      * The links of {@code authenticator}'s process. If its keys hold the Ed25519 keys of signed evidence
-     * ({@link MacKeys#signs()}), evidence is signed: {@link #evidence()} is a {@link SignedEvidence}, and
-     * evidence arriving on a link is accepted only signed by the sender, its signature checked here.
+     * ({@link MacKeys#signs()}), evidence is signed: {@link #evidence()} is a {@link SignedEvidence}, and a
+     * {@code Prepare} or {@code ViewChange} arriving on a link is accepted only signed by the sender: a
+     * {@code ViewChange}'s signature is checked here, a {@code Prepare}'s by the verifier when it would complete
+     * a certificate ({@code CommitVote}s keep their MACs only).
      */
     public Envelopes(Authenticator authenticator, FrameCodec codec) {
         this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.self = authenticator.self();
         this.signed = authenticator.keys().signs()
-                ? new SignedEvidence(authenticator.keys().signing(), codec)
+                ? new SignedEvidence(authenticator.keys().signing(), codec, new MacEvidence(this))
                 : null;
     }
 
@@ -149,12 +151,16 @@ public final class Envelopes {
             return Inbound.reject(Rejection.UNDECODABLE); // an envelope in an envelope: never sent by a correct process
         }
         if (signed != null) {
-            // docs/quorum.md, "Signed evidence": checked here, on the receiving thread, once per piece.
+            // docs/quorum.md, "Signed evidence": a ViewChange's signature is checked here, on the receiving thread;
+            // a Prepare's by the verifier, only if it would complete a certificate.
             if (opened.message() instanceof Message.Signed piece) {
                 if (piece.origin() != from) {
                     return Inbound.reject(Rejection.WRONG_ORIGIN);
                 }
-                return signed.open(piece) == null ? Inbound.reject(Rejection.BAD_SIGNATURE) : opened;
+                return signed.claim(piece) == null ? Inbound.reject(Rejection.BAD_SIGNATURE) : opened;
+            }
+            if (opened.message() instanceof CommitVote) {
+                return Inbound.accept(envelope); // not signed: its MAC decides here (decision 0030)
             }
             return isEvidence(opened.message()) ? Inbound.reject(Rejection.UNSIGNED) : opened;
         }

@@ -43,6 +43,11 @@ public final class MacEvidence implements Evidence {
         return new Opened(envelope.origin(), opened.message());
     }
 
+    /** The process whose evidence this is. */
+    int self() {
+        return envelopes.self();
+    }
+
     @Override
     public String toString() {
         return "MacEvidence[verifier " + envelopes.self() + "]";

@@ -23,6 +23,30 @@ public interface Evidence {
     /** The message inside {@code evidence} and its origin, or {@code null} if it does not check out here. */
     Opened open(Message evidence);
 
+    /**
+     * The message inside {@code evidence}, which arrived on the authenticated link from its origin, and that
+     * origin, or {@code null}; with signed evidence a {@code Prepare}'s signature is not verified yet, and the
+     * verifier counts it toward a certificate only once {@link #confirm} says it checks out (docs/quorum.md,
+     * "Signed evidence", rule 2). Every other piece is opened as {@link #open} does.
+     */
+    default Opened claim(Message evidence) {
+        return open(evidence);
+    }
+
+    /** Whether a piece taken with {@link #claim} checks out (with signed evidence: its signature verifies). */
+    default boolean confirm(Message evidence) {
+        return true;
+    }
+
+    /**
+     * Whether a certificate holding {@code piece} may go into this verifier's view changes: with signed evidence
+     * only a signed piece, which checks out the same at every receiver (docs/quorum.md, "Signed evidence");
+     * without, every piece.
+     */
+    default boolean reportable(Message piece) {
+        return true;
+    }
+
     /** No authenticators: a message names its sender in its {@code verifier} field (crash faults only). */
     Evidence PLAIN = new Evidence() {
         @Override

@@ -24,12 +24,16 @@ final class Slot {
     /** When this verifier first heard of the batch: its commit latency is measured from here. */
     long createdAt;
 
-    /** The forms of the messages among {@code tokens} that carry {@code token}. */
+    /**
+     * The forms of the messages among {@code tokens} that carry {@code token} (a sender whose form was refused
+     * keeps its token, so that it is not counted again, and has no form).
+     */
     static List<Message> matching(Map<Integer, Token> tokens, Map<Integer, Message> forms, Token token) {
         List<Message> matching = new ArrayList<>();
         for (Map.Entry<Integer, Token> entry : tokens.entrySet()) {
-            if (entry.getValue().matches(token)) {
-                matching.add(forms.get(entry.getKey()));
+            Message form = forms.get(entry.getKey());
+            if (form != null && entry.getValue().matches(token)) {
+                matching.add(form);
             }
         }
         return matching;

@@ -285,8 +285,9 @@ public final class Verifier {
         Message form = message;
         Message inner = message;
         if (message instanceof Authenticated || message instanceof Message.Signed || Evidence.isEvidence(message)) {
-            // Evidence counts only in a form that every verifier it is forwarded to can check as well.
-            Evidence.Opened opened = evidence.open(message);
+            // Evidence counts only in a form that every verifier it is forwarded to can check as well (a
+            // Prepare's signature is checked when it would complete a certificate: confirmed()).
+            Evidence.Opened opened = evidence.claim(message);
             if (opened == null || opened.origin() != from) {
                 ignored++;
                 return;
@@ -548,6 +549,9 @@ public final class Verifier {
         slot.prepareForms.put(from, form);
         List<Message> matching = Slot.matching(slot.prepares, slot.prepareForms, message.token());
         if (slot.prepared == null && matching.size() >= config.agreementQuorum()) {
+            matching = confirmed(slot.prepareForms, matching);
+        }
+        if (slot.prepared == null && matching.size() >= config.agreementQuorum()) {
             slot.prepared = message.token();
             Certificate certificate = new Certificate(views.view(), message.token(), matching);
             raise(certificate);
@@ -562,6 +566,9 @@ public final class Verifier {
     private void onStartPrepare(int from, Message form) {
         if (startPrepares.putIfAbsent(from, form) != null) {
             return;
+        }
+        if (!startConfirmed && startPrepares.size() >= config.agreementQuorum()) {
+            confirmed(startPrepares, new ArrayList<>(startPrepares.values()));
         }
         if (!startConfirmed && startPrepares.size() >= config.agreementQuorum()) {
             startConfirmed = true;
@@ -598,10 +605,32 @@ public final class Verifier {
         if (matching.size() >= config.agreementQuorum()) {
             // A certificate for n alone commits n (Eve §6.1): no need to have committed n - 1 here.
             Certificate certificate = new Certificate(views.view(), message.token(), matching);
-            raise(certificate);
+            if (matching.stream().allMatch(evidence::reportable)) {
+                // With signed evidence a view change reports Prepare certificates only (docs/quorum.md).
+                raise(certificate);
+            }
             committedCertificate = certificate;
             commit(message.token());
         }
+    }
+
+    /**
+     * docs/quorum.md, "Signed evidence", rule 2: the pieces of {@code matching} whose proof checks out, checked
+     * only now that they would complete a certificate (so a batch costs {@code nV - u - 1} signature checks,
+     * not one per verifier); a piece that does not is dropped from {@code forms} (its sender is not counted
+     * again for this batch: its token stays) and ignored.
+     */
+    private List<Message> confirmed(Map<Integer, Message> forms, List<Message> matching) {
+        List<Message> confirmed = new ArrayList<>(matching.size());
+        for (Message form : matching) {
+            if (evidence.confirm(form)) {
+                confirmed.add(form);
+            } else {
+                forms.values().remove(form);
+                ignored++;
+            }
+        }
+        return confirmed;
     }
 
     /** Keeps {@code certificate} as the best this verifier holds if it is above the best so far. */

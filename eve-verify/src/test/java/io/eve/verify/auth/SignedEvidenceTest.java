@@ -8,10 +8,12 @@ import io.eve.execution.Token;
 import io.eve.merkle.Digest;
 import io.eve.protocol.Message;
 import io.eve.protocol.Message.Authenticated;
+import io.eve.protocol.Message.CommitVote;
 import io.eve.protocol.Message.NewView;
 import io.eve.protocol.Message.Prepare;
 import io.eve.protocol.Message.Signed;
 import io.eve.protocol.Message.Suspect;
+import io.eve.protocol.Message.Verify;
 import io.eve.protocol.Message.ViewChange;
 import io.eve.transport.wire.FrameCodec;
 import io.eve.verify.quorum.Evidence;
@@ -163,16 +165,125 @@ class SignedEvidenceTest {
                         .rejection())
                 .as("a spoofed origin inside an honest link")
                 .isEqualTo(Envelopes.Rejection.WRONG_ORIGIN);
-        Signed genuine = (Signed) signed;
-        byte[] flipped = genuine.signature().clone();
+        Signed change = (Signed) evidence(1).seal(new ViewChange(1, 1, -1, ORIGIN, List.of()));
+        byte[] flipped = change.signature().clone();
         flipped[0] ^= 1;
-        assertThat(at0.inbound(1, from1.outbound(0, new Signed(1, genuine.frame(), flipped)))
+        assertThat(at0.inbound(1, from1.outbound(0, new Signed(1, change.frame(), flipped)))
                         .rejection())
+                .as("a ViewChange's signature is checked on the link")
                 .isEqualTo(Envelopes.Rejection.BAD_SIGNATURE);
+        Signed genuine = (Signed) signed;
+        byte[] flippedPrepare = genuine.signature().clone();
+        flippedPrepare[0] ^= 1;
+        assertThat(at0.inbound(1, from1.outbound(0, new Signed(1, genuine.frame(), flippedPrepare)))
+                        .accepted())
+                .as("a Prepare's signature is checked by the verifier, when it would complete a certificate")
+                .isTrue();
         Authenticated suspect = from1.seal(new Suspect(3));
         assertThat(at0.inbound(1, suspect).message())
                 .as("non-evidence is unwrapped")
                 .isEqualTo(new Suspect(3));
+    }
+
+    @Test
+    void shouldTagCommitVotesInsteadOfSigningThem() {
+        SignedEvidence at1 = evidence(1);
+        CommitVote vote = new CommitVote(2, 1, token(3, 1));
+        Message sealed = at1.seal(vote);
+        assertThat(sealed).as("a CommitVote keeps its MACs (decision 0030)").isInstanceOf(Authenticated.class);
+        assertThat(at1.signatures()).isZero();
+        assertThat(at1.reportable(sealed)).isFalse();
+        for (int id : IDS) {
+            assertThat(evidence(id).open(sealed)).isEqualTo(new Evidence.Opened(1, vote));
+        }
+        Envelopes at0 = envelopes(0);
+        Envelopes from1 = envelopes(1);
+        assertThat(at0.inbound(1, from1.outbound(0, sealed)).message())
+                .as("delivered still tagged, as evidence")
+                .isEqualTo(sealed);
+        byte[] frame = CODEC.encode(vote);
+        Signed signedVote = new Signed(1, frame, KEYS.forNode(1).signing().sign(1, frame));
+        assertThat(at0.inbound(1, from1.outbound(0, signedVote)).rejection())
+                .as("only Prepare and ViewChange are signed evidence")
+                .isEqualTo(Envelopes.Rejection.BAD_SIGNATURE);
+        assertThat(evidence(0).open(from1.seal(new Prepare(2, 1, token(3, 1)))))
+                .as("a Prepare with MACs only proves nothing where evidence is signed")
+                .isNull();
+    }
+
+    /**
+     * A verifier that committed a batch on {@code CommitVote}s (tagged, not signed) reports in its view change the
+     * best {@code Prepare} certificate it holds, whose signatures check out at every verifier, not the commit.
+     */
+    @Test
+    void shouldReportOnlyASignedPrepareCertificateInAViewChange() {
+        SignedEvidence at0 = evidence(0);
+        Verifier verifier = verifier(0, at0);
+        Token first = token(1, 1);
+        verifier.onMessage(0, new Verify(0, first), MS);
+        verifier.onMessage(1, new Verify(0, first), MS);
+        for (int id = 1; id <= 2; id++) {
+            verifier.onMessage(id, evidence(id).seal(new Prepare(0, id, first)), MS);
+            verifier.onMessage(id, evidence(id).seal(new CommitVote(0, id, first)), MS);
+        }
+        assertThat(verifier.committedSeq()).isEqualTo(1);
+        Token second = Token.of(2, Digest.ZERO, Digest.ZERO, first.digest());
+        for (int id = 1; id <= 3; id++) {
+            verifier.onMessage(id, evidence(id).seal(new CommitVote(0, id, second)), 2 * MS);
+        }
+        assertThat(verifier.committedSeq())
+                .as("committed on the others' votes alone")
+                .isEqualTo(2);
+        verifier.onMessage(1, new Verify(0, Token.of(3, Digest.ZERO, Digest.ZERO, second.digest())), 3 * MS);
+        verifier.onTick(10_000 * MS);
+        List<ViewChange> changes = sent.stream()
+                .filter(Signed.class::isInstance)
+                .map(message -> CODEC.decode(((Signed) message).frame()))
+                .filter(ViewChange.class::isInstance)
+                .map(ViewChange.class::cast)
+                .toList();
+        assertThat(changes).isNotEmpty();
+        for (ViewChange change : changes) {
+            assertThat(change.certificate()).isEqualTo(first);
+            assertThat(change.evidence()).hasSize(3).allMatch(Signed.class::isInstance);
+            for (int id : IDS) {
+                assertThat(change.evidence()).allMatch(piece -> evidence(id).open(piece) != null);
+            }
+        }
+    }
+
+    /**
+     * Rule 2 of docs/quorum.md, "Signed evidence": a Prepare whose MAC is right but whose signature is not (only
+     * its Byzantine origin can send one) does not complete a certificate; the verifier is prepared only once a
+     * Prepare that verifies takes its place, and checks no more signatures than the certificate needs.
+     */
+    @Test
+    void shouldPrepareOnlyOnPreparesWhoseSignaturesVerify() {
+        SignedEvidence at0 = evidence(0);
+        Verifier verifier = verifier(0, at0);
+        Token first = token(1, 1);
+        verifier.onMessage(0, new Verify(0, first), MS);
+        verifier.onMessage(1, new Verify(0, first), MS);
+        verifier.onMessage(1, evidence(1).seal(new Prepare(0, 1, first)), MS);
+        Signed genuine = (Signed) evidence(3).seal(new Prepare(0, 3, first));
+        byte[] flipped = genuine.signature().clone();
+        flipped[5] ^= 1;
+        verifier.onMessage(3, new Signed(3, genuine.frame(), flipped), MS);
+        assertThat(sent).noneMatch(SignedEvidenceTest::isCommitVote);
+        assertThat(at0.badSignatures()).isEqualTo(1);
+        verifier.onMessage(3, genuine, MS);
+        assertThat(sent)
+                .as("the sender of a bad piece is not counted again for this batch")
+                .noneMatch(SignedEvidenceTest::isCommitVote);
+        verifier.onMessage(2, evidence(2).seal(new Prepare(0, 2, first)), MS);
+        assertThat(sent).anyMatch(SignedEvidenceTest::isCommitVote);
+        assertThat(at0.verifications())
+                .as("the bad piece, then 1's and 2's: the quorum's, no more")
+                .isEqualTo(3);
+    }
+
+    private static boolean isCommitVote(Message message) {
+        return message instanceof Authenticated envelope && CODEC.decode(envelope.frame()) instanceof CommitVote;
     }
 
     @Test
@@ -184,7 +295,8 @@ class SignedEvidenceTest {
         MacKeys node2 = MacKeys.loadNode(file2, IDS, 2);
         byte[] frame = CODEC.encode(new Prepare(0, 2, token(1, 1)));
         Signed signed = new Signed(2, frame, node2.signing().sign(2, frame));
-        assertThat(new SignedEvidence(node0.signing(), CODEC).open(signed)).isNotNull();
+        assertThat(new Envelopes(new Authenticator(node0, 0), CODEC).evidence().open(signed))
+                .isNotNull();
 
         String text0 = Files.readString(file0);
         String text2 = Files.readString(file2);
