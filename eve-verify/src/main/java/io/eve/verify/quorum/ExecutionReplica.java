@@ -63,12 +63,6 @@ public final class ExecutionReplica {
     private long stableView = -1;
 
     private Token stableToken = ViewChanges.ORIGIN;
-    /**
-     * Whether this life of the replica has yet to learn a view: a replica that restarted (from its disk or
-     * empty) does not know in which view its last life numbered batches, so it never leads the first view it
-     * learns; it declines it, and the next view starts it afresh (docs/quorum.md, "Durable replicas and verifiers").
-     */
-    private boolean viewUnknown;
 
     private long stageStable;
     private long expected = 1;
@@ -168,7 +162,6 @@ public final class ExecutionReplica {
         this.refusals = java.util.Objects.requireNonNull(refusals, "refusals");
         this.votes = new Votes(config.bounds().batches(), refusals);
         this.joining = joining || recovered != null || !executedAfter.isEmpty();
-        this.viewUnknown = this.joining;
         if (!config.hostsExecution()) {
             throw new IllegalArgumentException("process " + config.self() + " hosts no execution replica in " + config);
         }
@@ -451,17 +444,6 @@ public final class ExecutionReplica {
         }
     }
 
-    /**
-     * This replica is the primary of its view but joining (restarted: its last life may have numbered batches
-     * in this view), so it will number none: it tells the verifiers, which change view at once on the word of
-     * the view's own primary, instead of the others suspecting it after their timeouts.
-     */
-    private void declineView() {
-        for (int verifier : config.verifiers()) {
-            actions.send(verifier, new Suspect(view));
-        }
-    }
-
     // ---- execution -----------------------------------------------------------------------------
 
     private void send(Dispatcher.Dispatched dispatched) {
@@ -535,9 +517,6 @@ public final class ExecutionReplica {
                 }
             }
         }
-        if (joining && !viewUnknown && config.executionPrimary(view) == self) {
-            declineView(); // again, in case it was lost
-        }
         if (!isPrimary() && config.executionPrimary(view) != self) {
             for (Request request : forwarded.values()) {
                 actions.send(config.executionPrimary(view), new ClientRequest(request));
@@ -568,12 +547,6 @@ public final class ExecutionReplica {
             return;
         }
         if (votes.add(message.view(), message.token(), from, config.responseQuorum())) {
-            if (message.view() == view && viewUnknown) {
-                viewUnknown = false; // the verifiers are in the view this replica (re)started in
-                if (config.executionPrimary(view) == self) {
-                    declineView();
-                }
-            }
             if (message.view() > view) {
                 enterView(message.view(), message.token());
             } else {
@@ -778,8 +751,6 @@ public final class ExecutionReplica {
                 config.executionPrimary(newView));
         boolean wasPrimary = isPrimary();
         boolean joined = joining;
-        boolean firstViewOfThisLife = viewUnknown;
-        viewUnknown = false;
         joining = false;
         List<Request> orphans = new ArrayList<>();
         for (Batch batch : received.tailMap(start.seq(), false).values()) {
@@ -842,15 +813,6 @@ public final class ExecutionReplica {
                     seq,
                     stable,
                     stableView);
-        }
-        if (firstViewOfThisLife && config.executionPrimary(newView) == self) {
-            // The verifiers' answer to a restarted replica names their view and its latest agreed batch, and
-            // this replica's last life may have numbered batches in that very view: numbering them again would
-            // make a correct primary equivocate (bft-restart-all seed 76: batch 295 of view 2 twice). It stays
-            // joining, holds client requests, and leads from the next view on.
-            joining = true;
-            LOG.info("{}: restarted as the primary of view {}; leaving it to the next view's primary", name, newView);
-            declineView();
         }
         waitingSince.replaceAll((request, since) -> now);
         lastProgressAt = now; // the verifiers agreed on a new view

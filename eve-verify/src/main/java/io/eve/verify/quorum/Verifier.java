@@ -679,12 +679,6 @@ public final class Verifier {
         if (!config.isExecutionReplica(from) || message.view() != views.view() || views.changing()) {
             return;
         }
-        if (from == config.executionPrimary(views.view())) {
-            // The view's own primary declines it (restarted, it must not number batches in a view its last life
-            // may have led): it could stall the view as well, so taking its word costs nothing.
-            startViewChange(views.view() + 1, "its primary " + from + " declines it");
-            return;
-        }
         suspects.add(from);
         if (suspects.size() >= config.responseQuorum()) {
             startViewChange(views.view() + 1, suspects.size() + " execution replicas suspect the primary");

@@ -300,7 +300,7 @@ class ExecutionReplicaTest {
      * docs/quorum.md, "Durable replicas and verifiers": a replica that recovered batch 5 and, after it, executed
      * batches 6 and 7 again from its tail joins; its Verify for them goes out again; a new view that starts
      * from batch 7 commits both (nothing to fetch, no rollback below the recovered batch), and their replies
-     * are released. The view is 2, whose primary is another replica (below, the same as that view's primary).
+     * are released.
      */
     @Test
     void shouldResumeFromTheRecoveredBatchAndItsExecutedTail() {
@@ -326,46 +326,12 @@ class ExecutionReplicaTest {
                 .extracting(verify -> verify.token().seq())
                 .contains(6L, 7L);
 
-        replica.onMessage(0, new VerifyResponse(2, seventhToken, true), 2 * config.retransmitNanos(), 0);
+        replica.onMessage(0, new VerifyResponse(1, seventhToken, true), 2 * config.retransmitNanos(), 0);
         assertThat(replica.joining()).isFalse();
         assertThat(replica.committed()).isEqualTo(7);
         assertThat(replica.transferring()).isFalse();
         assertThat(stage).containsExactly("rollbackTo 7", "markStable 7");
         assertThat(released).hasSize(2);
-    }
-
-    /**
-     * docs/quorum.md, "Durable replicas and verifiers": the verifiers' answer to a restarted replica may name a
-     * view its last life already led (bft-restart-all seed 76 numbered batch 295 of view 2 twice). As the
-     * primary of the first view it learns, the replica commits what the view agreed and releases its replies,
-     * but stays joining: it numbers no batch and holds client requests until the next view.
-     */
-    @Test
-    void shouldNotLeadTheFirstViewItLearnsAfterARestart() {
-        QuorumConfig config = QuorumConfig.crash(new int[] {0, 1, 2}, 1);
-        Token fifth = VerifierTest.token(5, 5, null);
-        Batch sixth = new Batch(6, 0, 0, List.of(request(100, 1)));
-        Token sixthToken = VerifierTest.token(6, 6, fifth);
-        ExecutionReplica replica = new ExecutionReplica(
-                config, new Recording(), false, fifth, List.of(executed(sixth, sixthToken)), () -> 7L);
-        replica.start(0);
-
-        replica.onMessage(0, new VerifyResponse(1, sixthToken, true), MS, 0);
-        assertThat(config.executionPrimary(1)).isEqualTo(1);
-        assertThat(replica.committed()).isEqualTo(6);
-        assertThat(released).hasSize(1);
-        assertThat(replica.joining()).isTrue();
-        assertThat(replica.isPrimary()).isFalse();
-
-        replica.onMessage(100, new ClientRequest(request(100, 2)), 2 * MS, 0);
-        replica.onTick(config.retransmitNanos() + 3 * MS, 0);
-        assertThat(sentOf(ExecuteBatch.class)).isEmpty();
-
-        // The next view it hears of starting, it leads.
-        Token sixthAgain = sixthToken;
-        replica.onMessage(0, new VerifyResponse(4, sixthAgain, true), config.retransmitNanos() + 4 * MS, 0);
-        assertThat(config.executionPrimary(4)).isEqualTo(1);
-        assertThat(replica.isPrimary()).isTrue();
     }
 
     @Test

@@ -8,7 +8,6 @@ import io.eve.protocol.Message;
 import io.eve.protocol.Message.CommitVote;
 import io.eve.protocol.Message.NewView;
 import io.eve.protocol.Message.Prepare;
-import io.eve.protocol.Message.Suspect;
 import io.eve.protocol.Message.Verify;
 import io.eve.protocol.Message.VerifyResponse;
 import io.eve.protocol.Message.ViewChange;
@@ -102,22 +101,6 @@ class VerifierTest {
                         .map(Sent::to))
                 .containsExactly(0, 1, 2);
         assertThat(sentOf(VerifyResponse.class)).allMatch(r -> r.token().equals(first) && !r.sequential());
-    }
-
-    /**
-     * bft needs r + 1 = 2 execution replicas to suspect a primary, but a view's own primary that declines the
-     * view (restarted, docs/quorum.md, "Durable replicas and verifiers") changes it alone: it could stall it
-     * as well.
-     */
-    @Test
-    void shouldChangeViewAtOnceWhenItsOwnPrimaryDeclinesIt() {
-        Verifier verifier = bft(3);
-        verifier.onMessage(1, new Suspect(0), MS);
-        assertThat(verifier.changingView()).as("one suspicion of two").isFalse();
-        verifier.onMessage(2, new Suspect(5), MS);
-        assertThat(verifier.changingView()).as("a suspicion of another view").isFalse();
-        verifier.onMessage(0, new Suspect(0), MS);
-        assertThat(verifier.changingView()).as("primary 0 declines view 0").isTrue();
     }
 
     @Test

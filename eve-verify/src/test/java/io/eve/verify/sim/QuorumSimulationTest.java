@@ -269,16 +269,6 @@ class QuorumSimulationTest {
     }
 
     /**
-     * Found by the batch-numbering check: a primary restarted from its disk learned its own view from the
-     * verifiers' answer (view 2, its latest agreed batch 294), took it for a new view and numbered batch 295
-     * again, which its last life had sent with other requests ({@code bft-restart-all} seed 76).
-     */
-    @Test
-    void shouldNotLeadTheFirstViewARestartedPrimaryLearns() {
-        SimulationRunner.runSeed("bft-restart-all", 76, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
-    }
-
-    /**
      * Found by the simulator (docs/quorum.md, "Which certificate"): a batch prepared but not committed in
      * view 3 by a verifier that was cut off outlived the rollback of view 4 (which started one batch lower);
      * view 5 chose it by "highest batch first", but no execution replica held its state any more, so no one
