@@ -121,7 +121,7 @@ class QuorumExtraProtectionRaceIT {
                         counts.add(RacyCounter.countOf(reply.payload()));
                     }
                 }
-                awaitEqualStates(processes);
+                RacyQuorum.awaitCommittedStates(processes);
                 for (ReplicaRuntime process : processes) {
                     viewChanges = Math.max(viewChanges, process.status().viewChanges());
                 }
@@ -199,19 +199,5 @@ class QuorumExtraProtectionRaceIT {
             }
         }
         return true;
-    }
-
-    private static void awaitEqualStates(ReplicaRuntime[] processes) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            ReplicaRuntime.StateSummary first = processes[0].summary();
-            if (first.equals(processes[1].summary()) && first.equals(processes[2].summary())) {
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("the replicas did not reach the same committed state");
-            }
-            Thread.sleep(20);
-        }
     }
 }

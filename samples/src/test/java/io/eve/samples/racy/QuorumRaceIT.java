@@ -53,7 +53,7 @@ class QuorumRaceIT {
                         assertThat(reply.get(60, TimeUnit.SECONDS).error()).isFalse();
                     }
                 }
-                awaitEqualStates(processes);
+                RacyQuorum.awaitCommittedStates(processes);
             } finally {
                 clients.forEach(EveClient::close);
                 for (ReplicaRuntime process : processes) {
@@ -89,19 +89,5 @@ class QuorumRaceIT {
                 .isLessThanOrEqualTo(boundFromSeveral);
         assertThat(apps[1].value()).isEqualTo(apps[0].value());
         assertThat(apps[2].value()).isEqualTo(apps[0].value());
-    }
-
-    private static void awaitEqualStates(ReplicaRuntime[] processes) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            ReplicaRuntime.StateSummary first = processes[0].summary();
-            if (first.equals(processes[1].summary()) && first.equals(processes[2].summary())) {
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("the replicas did not reach the same committed state");
-            }
-            Thread.sleep(20);
-        }
     }
 }

@@ -50,4 +50,31 @@ final class RacyQuorum {
                             .withQuorumReplies(1)));
         }
     }
+
+    /**
+     * Waits until the three replicas' stages hold the same stable batch and root, and that batch is the
+     * newest any verifier committed. Equal summaries alone are not enough: a stage marks a batch stable after
+     * its replies left, so right after the last reply all three may still report the batch before it, while a
+     * replica that diverged at the last batch holds its own execution of it and is fetching the agreed state
+     * (a fresh-clone CI run read 376 on that replica against 375 on the others).
+     */
+    static void awaitCommittedStates(ReplicaRuntime[] processes) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            long committed = -1;
+            for (ReplicaRuntime process : processes) {
+                committed = Math.max(committed, process.status().verifiedSeq());
+            }
+            ReplicaRuntime.StateSummary first = processes[0].summary();
+            if (first.stableSeq() >= committed
+                    && first.equals(processes[1].summary())
+                    && first.equals(processes[2].summary())) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("the replicas did not reach the same committed state at batch " + committed);
+            }
+            Thread.sleep(20);
+        }
+    }
 }
