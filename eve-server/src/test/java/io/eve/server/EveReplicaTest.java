@@ -62,11 +62,7 @@ class EveReplicaTest {
 
     @Test
     void shouldRefuseABftNodeWithoutItsKeyFile(@TempDir Path dir) throws IOException {
-        Path config = dir.resolve("bft.properties");
-        Files.writeString(
-                config,
-                "profile=bft\nnodes=0@127.0.0.1:7400, 1@127.0.0.1:7401, 2@127.0.0.1:7402, 3@127.0.0.1:7403\n"
-                        + "auth.keys-file=keys.properties\n");
+        Path config = bftConfig(dir, "keys.properties");
         assertThatThrownBy(() -> EveReplica.builder().config(config).node(3).build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("the key file " + dir.resolve("keys.properties") + " of node 3 does not exist");
@@ -81,11 +77,7 @@ class EveReplicaTest {
                 dir.resolve("keys/node-0/macs.properties"),
                 dir.resolve("keys/node-3/macs.properties"),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        Path config = dir.resolve("bft.properties");
-        Files.writeString(
-                config,
-                "profile=bft\nnodes=0@127.0.0.1:7400, 1@127.0.0.1:7401, 2@127.0.0.1:7402, 3@127.0.0.1:7403\n"
-                        + "auth.keys-file=keys/node-{node}/macs.properties\n");
+        Path config = bftConfig(dir, "keys/node-{node}/macs.properties");
         assertThatThrownBy(() -> EveReplica.builder().config(config).node(3).build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(dir.resolve("keys/node-3/macs.properties").toString())
@@ -103,11 +95,7 @@ class EveReplicaTest {
                 Files.readAllLines(file).stream()
                         .filter(line -> !line.startsWith("sign."))
                         .toList());
-        Path config = dir.resolve("bft.properties");
-        Files.writeString(
-                config,
-                "profile=bft\nnodes=0@127.0.0.1:7400, 1@127.0.0.1:7401, 2@127.0.0.1:7402, 3@127.0.0.1:7403\n"
-                        + "auth.keys-file=keys/node-{node}/macs.properties\n");
+        Path config = bftConfig(dir, "keys/node-{node}/macs.properties");
         assertThatThrownBy(() -> EveReplica.builder().config(config).node(3).build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(file.toString())
@@ -139,5 +127,15 @@ class EveReplicaTest {
         Properties properties = new Properties();
         properties.load(new StringReader(text));
         return ClusterConfig.parse(properties);
+    }
+
+    /** A four-node bft cluster file in {@code dir} whose nodes read their keys from {@code keysFile}. */
+    private static Path bftConfig(Path dir, String keysFile) throws IOException {
+        Path config = dir.resolve("bft.properties");
+        Files.writeString(
+                config,
+                "profile=bft\nnodes=0@127.0.0.1:7400, 1@127.0.0.1:7401, 2@127.0.0.1:7402, 3@127.0.0.1:7403\n"
+                        + "auth.keys-file=" + keysFile + "\n");
+        return config;
     }
 }
