@@ -707,27 +707,29 @@ public final class ExecutionReplica {
                     transferBase);
             return;
         }
-        // The target may have moved on while the transfer travelled (every agreed token retargets it): a
-        // chain that reaches an older agreed token of this view is installed up to it, and the batches
-        // agreed after it follow by execution or by the next transfer. Waiting for a chain that reaches
-        // the newest target could wait forever while the view keeps committing (crash-rejoin seed 12:
-        // a rejoined replica fetched for 50 ms, every answer one batch short, then suspected the primary).
+        // The chain's last token is the version the delta leads to, and it must be one the verifiers agreed on:
+        // the target, or a newer agreed token of this view (every agreed token retargets the request while the
+        // transfer travels, and a server that committed past the target serves its stable batch). A token
+        // vouches for nothing after it, so a state past every agreed token could be invented (issue 20; the
+        // simulator's bft-forge seeds 72 and 99 installed one). Waiting for a chain that reaches the newest
+        // target could wait forever while the view keeps committing (crash-rejoin seed 12: a rejoined replica
+        // fetched for 50 ms, every answer one batch short, then suspected the primary), so any agreed one does.
         transferTarget = anchor;
         applying = true;
         actions.apply(transfer);
     }
 
-    /** The target, or else the newest agreed token of this view above the stable batch, that {@code chain} holds. */
+    /**
+     * The agreed token {@code chain} ends at: the target, or else an agreed token of this view above the stable
+     * batch; null if its last token is neither.
+     */
     private Token anchor(List<Token> chain) {
-        if (covers(chain, transferTarget)) {
+        Token last = chain.get(chain.size() - 1);
+        if (last.matches(transferTarget)) {
             return transferTarget;
         }
-        for (Token token : agreed.descendingMap().values()) {
-            if (token.seq() > stable && covers(chain, token)) {
-                return token;
-            }
-        }
-        return null;
+        Token known = agreed.get(last.seq());
+        return known != null && known.seq() > stable && known.matches(last) ? known : null;
     }
 
     /**

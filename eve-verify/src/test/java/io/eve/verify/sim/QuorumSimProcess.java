@@ -522,12 +522,11 @@ final class QuorumSimProcess {
         @Override
         public void serveTransfer(int to, long baseSeq, Token agreed) {
             enqueue("serve transfer " + agreed.seq(), 300_000L, () -> {
-                List<Token> chain = io.eve.verify.quorum.QuorumRoles.chainToServe(stage, baseSeq, agreed);
-                if (chain == null || baseSeq < stage.stableSeq() - 1_000_000) {
-                    return;
+                Message.ChainTransfer transfer =
+                        io.eve.verify.quorum.QuorumRoles.transferToServe(stage, baseSeq, agreed);
+                if (transfer != null) {
+                    QuorumSimProcess.this.send(to, transfer);
                 }
-                StateDelta delta = stage.deltaSince(baseSeq);
-                QuorumSimProcess.this.send(to, new Message.ChainTransfer(chain, delta));
             });
         }
 
