@@ -107,6 +107,8 @@ public final class ExecutionReplica {
     private long rollbacks;
     private long gapSince = -1;
     private boolean joining;
+    /** The highest view this replica numbered batches in during an earlier life, from its disk; -1: none. */
+    private long ledBefore = -1;
 
     /**
      * @param joining whether this replica restarts with a fresh state: it serves no view until it learned
@@ -192,6 +194,22 @@ public final class ExecutionReplica {
             held.add(done.seq());
             received.put(done.seq(), done.batch());
             expected = done.seq() + 1;
+        }
+    }
+
+    /**
+     * Before {@link #start}: this replica's disk says it numbered batches in view {@code view} (and none in a
+     * later view) in an earlier life. It never leads a view up to that one again: numbering the batches of a
+     * view twice, each time with other requests, would make a correct primary equivocate (docs/quorum.md,
+     * "Durable replicas and verifiers"; the simulator's {@code bft-restart-all} seed 76). Such a replica
+     * restarts joining.
+     *
+     * @param view -1 when the disk records no view led
+     */
+    public void ledBefore(long view) {
+        ledBefore = view;
+        if (view >= 0) {
+            joining = true;
         }
     }
 
@@ -820,6 +838,19 @@ public final class ExecutionReplica {
         lastProgressAt = now; // the verifiers agreed on a new view
         toldPrimary.clear();
         jitter = random.nextLong(Math.max(1, config.viewTimeoutNanos() / 4));
+        if (config.executionPrimary(newView) == self && newView <= ledBefore && !joining) {
+            // This replica numbered batches in this view in an earlier life and does not know which: it must
+            // not number them again. It stays joining (the view's commits catch it up) and asks the verifiers
+            // to move on; the replicas whose clients wait suspect the view as well.
+            joining = true;
+            LOG.warn(
+                    "{}: view {} is a view this replica led before its restart; declining to lead it again",
+                    name,
+                    newView);
+            for (int verifier : config.verifiers()) {
+                actions.send(verifier, new Suspect(newView));
+            }
+        }
         if (isPrimary()) {
             orphans.addAll(undispatched);
             dispatcher.lead(seq, orphans, now, wall);

@@ -47,6 +47,9 @@ public final class QuorumRoles implements HostedRoles {
                         seeds,
                         refusals)
                 : null;
+        if (replica != null) {
+            replica.ledBefore(host.recoveredLedView());
+        }
         VerifierMemory memory =
                 store == null ? null : store.memory("verifier " + config.self(), () -> this::onVerifierDurable);
         this.verifier = config.hostsVerifier()
@@ -272,6 +275,9 @@ public final class QuorumRoles implements HostedRoles {
         public void send(int to, Message message) {
             if (message instanceof Message.Verify verify && verify.token().seq() > 0) {
                 host.afterExecutedDurable(verify.token().seq(), () -> host.send(to, message));
+            } else if (message instanceof Message.ExecuteBatch batch) {
+                // Only the view's primary sends batches: the first of a view waits until its disk says it led it.
+                host.afterLedDurable(batch.view(), () -> host.send(to, message));
             } else {
                 host.send(to, message);
             }
