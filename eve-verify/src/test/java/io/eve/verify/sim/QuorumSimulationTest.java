@@ -272,8 +272,9 @@ class QuorumSimulationTest {
      * Issue 20, found by the install check (docs/simulation.md): a state transfer delivered the server's state
      * at its last executed batch, past the agreed token the requester asked for, and the requester installed
      * it. A token vouches for nothing after it, so from a Byzantine server that state could be invented. Seeds
-     * 72 and 99 of {@code bft-forge} each installed such a state; a server now delivers the agreed version
-     * itself (docs/quorum.md, "State transfer").
+     * 72 and 99 of {@code bft-forge} each installed such a state when found (just before the fix, 99 still did;
+     * 72's timings had moved); a server now delivers the agreed version itself (docs/quorum.md, "State
+     * transfer").
      */
     @Test
     void shouldInstallOnlyAVersionTheVerifiersAgreedOn() {
