@@ -676,6 +676,15 @@ public final class ExecutionStage {
     }
 
     /**
+     * The changes from {@code seq} to the kept version {@code targetSeq}, with that version's content, for a
+     * replica at {@code seq} (VersionedState#deltaSince(long, long)).
+     */
+    public StateDelta deltaSince(long seq, long targetSeq) {
+        cancelStarted();
+        return state.deltaSince(seq, targetSeq);
+    }
+
+    /**
      * Installs another replica's state: rolls back to the delta's base, applies it, and adopts
      * {@code token} as the token of the new version if the state matches it.
      */

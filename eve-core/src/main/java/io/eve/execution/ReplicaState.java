@@ -130,13 +130,13 @@ public final class ReplicaState implements VersionedState {
     }
 
     @Override
-    public StateDelta deltaSince(long sinceSeq) {
-        StateDelta app = application.deltaSince(sinceSeq);
-        StateDelta own = framework.deltaSince(sinceSeq);
+    public StateDelta deltaSince(long sinceSeq, long targetSeq) {
+        StateDelta app = application.deltaSince(sinceSeq, targetSeq);
+        StateDelta own = framework.deltaSince(sinceSeq, targetSeq);
         BufferSink sink = new BufferSink(app.size() + own.size() + 80);
         writePart(sink, application.rootAt(app.targetSeq()), app.payload());
         writePart(sink, framework.rootAt(own.targetSeq()), own.payload());
-        return new StateDelta(sinceSeq, sealedSeq(), sink.toByteArray());
+        return new StateDelta(sinceSeq, targetSeq, sink.toByteArray());
     }
 
     @Override

@@ -347,25 +347,41 @@ public final class H2State implements VersionedState, AutoCloseable {
         return version.root();
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>For a version before the last sealed one, the rows of the shipped buckets are read as they are now
+     * and the row changes of the later batches are undone on those rows in memory, newest first; the database
+     * is not touched. Every bucket such a change touched was modified after {@code sinceSeq}, so it ships.
+     */
     @Override
-    public StateDelta deltaSince(long sinceSeq) {
-        if (sinceSeq < NOTHING || sinceSeq > sealed) {
-            throw new StateException("no delta since " + sinceSeq + ": the last sealed version is " + sealed);
-        }
-        requireNoUnsealedWrites("deltaSince");
-        boolean full = sinceSeq == NOTHING;
-        Map<String, BitSet> buckets = new TreeMap<>();
-        for (TableState table : ordered) {
-            Buckets b = table.buckets();
-            BitSet shipped = new BitSet();
-            for (int i = 0; i < b.count(); i++) {
-                if (full ? b.rows(i) > 0 : b.lastModified(i) > sinceSeq) {
-                    shipped.set(i);
-                }
+    public StateDelta deltaSince(long sinceSeq, long targetSeq) {
+        synchronized (commitLock) {
+            if (targetSeq > sealed || !versions.containsKey(targetSeq)) {
+                throw new StateException(
+                        "no delta to version " + targetSeq + ": the versions kept are " + versions.keySet());
             }
-            buckets.put(table.key(), shipped);
+            if (sinceSeq < NOTHING || sinceSeq > targetSeq) {
+                throw new StateException("no delta since " + sinceSeq + " to version " + targetSeq);
+            }
+            requireNoUnsealedWrites("deltaSince");
+            boolean full = sinceSeq == NOTHING;
+            Map<String, BitSet> buckets = new TreeMap<>();
+            for (TableState table : ordered) {
+                Buckets b = table.buckets();
+                BitSet shipped = new BitSet();
+                for (int i = 0; i < b.count(); i++) {
+                    // A full delta of an older version also ships the buckets emptied after it.
+                    if (full ? b.rows(i) > 0 || b.lastModified(i) > targetSeq : b.lastModified(i) > sinceSeq) {
+                        shipped.set(i);
+                    }
+                }
+                buckets.put(table.key(), shipped);
+            }
+            List<RowChange> later = new ArrayList<>();
+            versions.tailMap(targetSeq, false).values().forEach(v -> later.addAll(v.undo()));
+            return new Transfer(this).delta(sinceSeq, targetSeq, full, buckets, later);
         }
-        return new Transfer(this).delta(sinceSeq, full, buckets);
     }
 
     /**
@@ -385,7 +401,7 @@ public final class H2State implements VersionedState, AutoCloseable {
                         + tables.keySet() + " with " + config.bucketsPerTable() + " buckets each");
             }
         }
-        return new Transfer(this).delta(sealed, false, buckets);
+        return new Transfer(this).delta(sealed, sealed, false, buckets, List.of());
     }
 
     @Override

@@ -84,6 +84,15 @@ final class RowCodec {
         return prefix & (buckets - 1);
     }
 
+    /** The encoded primary key of a normalised row: equal bytes exactly for equal keys. */
+    static java.nio.ByteBuffer keyBytes(TableSchema table, Object[] row) {
+        io.eve.merkle.codec.BufferSink sink = new io.eve.merkle.codec.BufferSink(32);
+        for (int index : table.primaryKey()) {
+            table.columns().get(index).kind().encode(row[index], sink);
+        }
+        return java.nio.ByteBuffer.wrap(sink.toByteArray());
+    }
+
     /** The primary key values of a normalised row, in key order. */
     static Object[] key(TableSchema table, Object[] row) {
         int[] primaryKey = table.primaryKey();

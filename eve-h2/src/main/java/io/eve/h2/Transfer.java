@@ -5,6 +5,7 @@ import io.eve.merkle.Digest;
 import io.eve.merkle.StateDelta;
 import io.eve.merkle.codec.BufferSink;
 import io.eve.merkle.codec.MalformedInputException;
+import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,37 +29,93 @@ final class Transfer {
         this.state = state;
     }
 
-    StateDelta delta(long sinceSeq, boolean full, Map<String, BitSet> buckets) {
+    /**
+     * The delta from {@code sinceSeq} to {@code targetSeq} carrying the given buckets' rows.
+     *
+     * @param later the row changes committed after {@code targetSeq}, oldest first: undone on the rows read,
+     *     in memory, so the buckets ship as they were at {@code targetSeq}
+     */
+    StateDelta delta(long sinceSeq, long targetSeq, boolean full, Map<String, BitSet> buckets, List<RowChange> later) {
         Map<TableState, Map<Integer, List<byte[]>>> rows = new HashMap<>();
         try {
             for (TableState table : state.tables()) {
                 BitSet shipped = buckets.getOrDefault(table.key(), new BitSet());
                 if (!shipped.isEmpty()) {
-                    rows.put(table, rowsOf(table, shipped));
+                    rows.put(table, rowsOf(table, shipped, later));
                 }
             }
             state.admin().connection().commit();
         } catch (SQLException e) {
             throw new io.eve.merkle.StateException("cannot read rows for a delta: " + e.getMessage(), e);
         }
-        long target = state.sealedSeq();
-        return new StateDelta(sinceSeq, target, DeltaCodec.write(sinceSeq, target, full, state.tables(), rows));
+        return new StateDelta(sinceSeq, targetSeq, DeltaCodec.write(sinceSeq, targetSeq, full, state.tables(), rows));
     }
 
     /** The encoded rows of the shipped buckets, by bucket, each bucket's rows in encoded-byte order. */
-    private Map<Integer, List<byte[]>> rowsOf(TableState table, BitSet shipped) throws SQLException {
-        Map<Integer, List<byte[]>> out = new TreeMap<>();
-        shipped.stream().forEach(b -> out.put(b, new ArrayList<>()));
-        Scans.forEachRow(state.admin().connection(), table.schema(), row -> {
-            int bucket = RowCodec.bucket(table.schema(), row, table.buckets().count());
+    private Map<Integer, List<byte[]>> rowsOf(TableState table, BitSet shipped, List<RowChange> later)
+            throws SQLException {
+        TableSchema schema = table.schema();
+        int count = table.buckets().count();
+        if (later.isEmpty()) {
+            // The last sealed version: encode the rows as they are read.
+            Map<Integer, List<byte[]>> out = new TreeMap<>();
+            shipped.stream().forEach(b -> out.put(b, new ArrayList<>()));
+            Scans.forEachRow(state.admin().connection(), schema, row -> {
+                int bucket = RowCodec.bucket(schema, row, count);
+                if (shipped.get(bucket)) {
+                    out.get(bucket).add(encode(schema, row));
+                }
+            });
+            out.values().forEach(list -> list.sort(Arrays::compareUnsigned));
+            return out;
+        }
+        Map<Integer, Map<ByteBuffer, Object[]>> byKey = new TreeMap<>();
+        shipped.stream().forEach(b -> byKey.put(b, new HashMap<>()));
+        Scans.forEachRow(state.admin().connection(), schema, row -> {
+            int bucket = RowCodec.bucket(schema, row, count);
             if (shipped.get(bucket)) {
-                BufferSink sink = new BufferSink(128);
-                RowCodec.encodeForWire(table.schema(), row, sink);
-                out.get(bucket).add(sink.toByteArray());
+                byKey.get(bucket).put(RowCodec.keyBytes(schema, row), row);
             }
         });
-        out.values().forEach(list -> list.sort(Arrays::compareUnsigned));
+        for (int i = later.size() - 1; i >= 0; i--) {
+            RowChange change = later.get(i);
+            if (change.table() == table) {
+                if (change.after() != null) {
+                    rowsOfBucket(byKey, schema, change.after(), count)
+                            .remove(RowCodec.keyBytes(schema, change.after()));
+                }
+                if (change.before() != null) {
+                    rowsOfBucket(byKey, schema, change.before(), count)
+                            .put(RowCodec.keyBytes(schema, change.before()), change.before());
+                }
+            }
+        }
+        Map<Integer, List<byte[]>> out = new TreeMap<>();
+        byKey.forEach((bucket, rows) -> {
+            List<byte[]> encoded = new ArrayList<>(rows.size());
+            for (Object[] row : rows.values()) {
+                encoded.add(encode(schema, row));
+            }
+            encoded.sort(Arrays::compareUnsigned);
+            out.put(bucket, encoded);
+        });
         return out;
+    }
+
+    private static byte[] encode(TableSchema schema, Object[] row) {
+        BufferSink sink = new BufferSink(128);
+        RowCodec.encodeForWire(schema, row, sink);
+        return sink.toByteArray();
+    }
+
+    private static Map<ByteBuffer, Object[]> rowsOfBucket(
+            Map<Integer, Map<ByteBuffer, Object[]>> byKey, TableSchema schema, Object[] row, int count) {
+        Map<ByteBuffer, Object[]> rows = byKey.get(RowCodec.bucket(schema, row, count));
+        if (rows == null) {
+            // Every bucket a later change touched was modified after the delta's base and ships.
+            throw new IllegalStateException("a row change after the delta's version touches a bucket not shipped");
+        }
+        return rows;
     }
 
     ApplyResult apply(StateDelta delta, Digest expectedRoot) {

@@ -51,6 +51,79 @@ class TransferTest {
         }
     }
 
+    /** The batch 2 every replica of the test below runs: deletes (with cascades), an insert, a key change. */
+    private static void batchTwo(H2State state) throws Exception {
+        run(state, 2, 0, "DELETE FROM customer WHERE id < 12");
+        run(state, 2, 1, "INSERT INTO customer VALUES (900, 'new', 1.00, TRUE, DATE '2024-02-02')");
+        run(state, 2, 2, "UPDATE line SET n = 7 WHERE order_id = 20 AND n = 1");
+        run(state, 2, 3, "UPDATE orders SET total = -1 WHERE id = 30");
+    }
+
+    /**
+     * docs/quorum.md, "State transfer": a replica serves the version the verifiers agreed on even when it
+     * executed further. The delta of the older kept version carries that version's rows (the later batches'
+     * row changes undone in memory), installs on a lagging and on an empty replica, and leaves the server's
+     * database and versions as they were.
+     */
+    @Test
+    void shouldServeAnOlderKeptVersionAndLeaveTheServerAsItWas() throws Exception {
+        try (H2State good = Fixtures.newShop(64, 40);
+                H2State lagging = Fixtures.newShop(64, 40);
+                H2State control = Fixtures.newShop(64, 40);
+                H2State empty = Fixtures.newState(64)) {
+            for (H2State state : List.of(good, control)) {
+                run(state, 1, 0, "UPDATE customer SET name = 'one' WHERE id = 7");
+                run(state, 1, 1, "UPDATE line SET qty = 9 WHERE order_id = 20");
+            }
+            Digest one = good.seal(1);
+            assertThat(control.seal(1)).isEqualTo(one);
+            batchTwo(good);
+            Digest two = good.seal(2);
+            List<String> customersAtTwo = Fixtures.rows(good, "customer");
+            List<String> linesAtTwo = Fixtures.rows(good, "line");
+
+            StateDelta delta = good.deltaSince(0, 1);
+            assertThat(delta.baseSeq()).isZero();
+            assertThat(delta.targetSeq()).isEqualTo(1);
+            ApplyResult result = lagging.apply(delta, 1, one);
+            assertThat(result.applied()).as(result.reason()).isTrue();
+            assertThat(lagging.scanRoot()).isEqualTo(one);
+            for (String table : List.of("customer", "orders", "line")) {
+                assertThat(Fixtures.rows(lagging, table)).as(table).isEqualTo(Fixtures.rows(control, table));
+            }
+            ApplyResult full = empty.apply(good.deltaSince(VersionedState.NOTHING, 1), 1, one);
+            assertThat(full.applied()).as(full.reason()).isTrue();
+            assertThat(empty.scanRoot()).isEqualTo(one);
+
+            // The server is untouched: its rows, its root, and its way back to version 1.
+            assertThat(good.sealedSeq()).isEqualTo(2);
+            assertThat(good.scanRoot()).isEqualTo(two);
+            assertThat(Fixtures.rows(good, "customer")).isEqualTo(customersAtTwo);
+            assertThat(Fixtures.rows(good, "line")).isEqualTo(linesAtTwo);
+            // Both receivers run batch 2 to the server's root.
+            batchTwo(lagging);
+            assertThat(lagging.seal(2)).isEqualTo(two);
+            batchTwo(empty);
+            assertThat(empty.seal(2)).isEqualTo(two);
+            good.rollbackTo(1);
+            assertThat(good.scanRoot()).isEqualTo(one);
+        }
+    }
+
+    @Test
+    void shouldRefuseADeltaToAVersionNotKept() throws Exception {
+        try (H2State good = Fixtures.newShop(16, 10)) {
+            run(good, 1, 0, "UPDATE customer SET name = 'one' WHERE id = 7");
+            good.seal(1);
+            good.markStable(1);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> good.deltaSince(0, 0))
+                    .isInstanceOf(io.eve.merkle.StateException.class)
+                    .hasMessageContaining("no delta to version 0");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> good.deltaSince(1, 0))
+                    .isInstanceOf(io.eve.merkle.StateException.class);
+        }
+    }
+
     @Test
     void shouldInstallAFullTransferIntoAnEmptyReplica() throws Exception {
         try (H2State good = Fixtures.newShop(32, 30);

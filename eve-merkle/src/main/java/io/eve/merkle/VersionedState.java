@@ -76,7 +76,24 @@ public interface VersionedState {
      * What changed between version {@code sinceSeq} and the last sealed version, for incremental state
      * transfer; {@code deltaSince(NOTHING)} is a full transfer for a replica that has nothing. The size of the delta is proportional to what changed, not to the size of the state.
      */
-    StateDelta deltaSince(long sinceSeq);
+    default StateDelta deltaSince(long sinceSeq) {
+        return deltaSince(sinceSeq, sealedSeq());
+    }
+
+    /**
+     * What changed between version {@code sinceSeq} and version {@code targetSeq}, with the content
+     * {@code targetSeq} had: applied to a state at {@code sinceSeq}, it gives exactly the state sealed at
+     * {@code targetSeq}, whatever this state sealed after it. A replica serves the version the verifiers
+     * agreed on this way, not a later one that nobody vouched for yet (docs/quorum.md, "State transfer").
+     * The state is left exactly as it was; the delta's size follows what changed since {@code sinceSeq}, and
+     * reading an older version costs about what the batches after it wrote.
+     *
+     * @param sinceSeq the receiver's version, {@link #NOTHING} for a full transfer; at most {@code targetSeq}
+     * @param targetSeq a kept version: from the stable one to the last sealed
+     * @throws StateException if {@code targetSeq} is not kept or {@code sinceSeq} is above it, or if the batch
+     *     in progress has unsealed writes
+     */
+    StateDelta deltaSince(long sinceSeq, long targetSeq);
 
     /**
      * Applies a delta produced by another replica's {@link #deltaSince(long)}. The state must be at the

@@ -16,8 +16,13 @@ import java.util.function.LongConsumer;
  * StateFileWriter} each time the tail changes (a batch executed, a rollback, a transfer). The replica sends
  * its {@code Verify} for a batch only once a record holding that batch is durable.
  *
+ * <p>The record also holds the highest view in which the replica numbered batches as primary: written before
+ * the first batch of that view leaves, so that after a restart the replica never numbers a view's batches
+ * a second time (docs/quorum.md, "Durable replicas and verifiers").
+ *
  * <p>Layout of the record's contents: {@code int count}, then each batch as a log record (docs/operations.md,
- * "Files"), in order.
+ * "Files"), in order, then {@code long} the view led ({@code -1}: none; absent in files written before it
+ * existed, read as none).
  */
 public final class ExecutedTail implements AutoCloseable {
     /** The file's name in the node's folder. */
@@ -48,18 +53,35 @@ public final class ExecutedTail implements AutoCloseable {
         return file.file();
     }
 
+    /** What the latest record holds: the executed batches, in order, and the view led ({@code -1}: none). */
+    public record Contents(List<LoggedBatch> batches, long ledView) {
+        public Contents {
+            batches = List.copyOf(batches);
+        }
+    }
+
     /**
      * The batches the file holds, in order (empty without a file).
      *
      * @throws CorruptStorageException when the file or a batch in it is damaged
      */
     public List<LoggedBatch> read() {
+        return contents().batches();
+    }
+
+    /**
+     * What the file holds (no batches and no view led without a file).
+     *
+     * @throws CorruptStorageException when the file or a batch in it is damaged
+     */
+    public Contents contents() {
         byte[] bytes = file.read().orElse(null);
         if (bytes == null) {
-            return List.of();
+            return new Contents(List.of(), -1);
         }
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         List<LoggedBatch> batches = new ArrayList<>();
+        long ledView;
         try {
             int count = buffer.getInt();
             for (int i = 0; i < count; i++) {
@@ -68,16 +90,29 @@ public final class ExecutedTail implements AutoCloseable {
                 batches.add(LogRecords.decode(bytes, buffer.position(), length));
                 buffer.position(buffer.position() + length);
             }
+            ledView = buffer.remaining() == 0 ? -1 : buffer.getLong();
+            if (ledView < -1 || buffer.hasRemaining()) {
+                throw new IllegalStateException(
+                        "a view led of " + ledView + " and " + buffer.remaining() + " bytes after it");
+            }
         } catch (RuntimeException e) {
             throw new CorruptStorageException(file.file(), buffer.position(), e.toString(), REMEDY);
         }
-        return batches;
+        return new Contents(batches, ledView);
     }
 
-    /** Queues {@code batches} (in order) as record version {@code version}; versions increase. */
-    public synchronized void save(long version, List<LoggedBatch> batches) {
+    /** Queues {@code batches} (in order) as record version {@code version} with no view led; versions increase. */
+    public void save(long version, List<LoggedBatch> batches) {
+        save(version, batches, -1);
+    }
+
+    /**
+     * Queues {@code batches} (in order) and {@code ledView} as record version {@code version}; versions
+     * increase.
+     */
+    public synchronized void save(long version, List<LoggedBatch> batches, long ledView) {
         List<ByteBuffer> records = new ArrayList<>(batches.size());
-        int size = Integer.BYTES;
+        int size = Integer.BYTES + Long.BYTES;
         for (LoggedBatch batch : batches) {
             ByteBuffer record = LogRecords.encode(batch);
             records.add(record);
@@ -85,6 +120,7 @@ public final class ExecutedTail implements AutoCloseable {
         }
         ByteBuffer contents = ByteBuffer.allocate(size).putInt(batches.size());
         records.forEach(contents::put);
+        contents.putLong(ledView);
         if (!started) {
             started = true;
             writer.start();

@@ -29,6 +29,32 @@ class ExecutedTailTest {
         executor.shutdownNow();
     }
 
+    /** docs/quorum.md, "Durable replicas and verifiers": the view a primary led survives with the batches. */
+    @Test
+    void shouldKeepTheViewLedWithTheBatches() throws Exception {
+        ExecutionStage stage = new ExecutionStage(new Counters(), KeyConflictMixer.unbounded(), executor);
+        Batch first = Counters.fill(1, 3);
+        LoggedBatch one =
+                new LoggedBatch(4, false, first, stage.execute(first, false).token());
+        CountDownLatch durable = new CountDownLatch(1);
+        ExecutedTail tail = new ExecutedTail(
+                dir,
+                "node 0",
+                version -> {
+                    if (version == 2) {
+                        durable.countDown();
+                    }
+                },
+                failure -> {});
+        tail.save(1, List.of(), 3);
+        tail.save(2, List.of(one), 4);
+        assertThat(durable.await(30, TimeUnit.SECONDS)).isTrue();
+        tail.close();
+        ExecutedTail.Contents read = new ExecutedTail(dir, "node 0", v -> {}, f -> {}).contents();
+        assertThat(read.ledView()).isEqualTo(4);
+        assertThat(read.batches()).extracting(LoggedBatch::seq).containsExactly(1L);
+    }
+
     @Test
     void shouldKeepTheLatestTailAndRefuseADamagedOne() throws Exception {
         ExecutionStage stage = new ExecutionStage(new Counters(), KeyConflictMixer.unbounded(), executor);
@@ -62,6 +88,9 @@ class ExecutedTailTest {
         assertThat(read.get(1).token()).isEqualTo(two.token());
         assertThat(read.get(1).sequential()).isTrue();
         assertThat(read.get(0).batch().requests()).isEqualTo(first.requests());
+
+        assertThat(new ExecutedTail(dir, "node 0", v -> {}, f -> {}).contents().ledView())
+                .isEqualTo(-1);
 
         Path file = dir.resolve(ExecutedTail.FILE);
         byte[] clean = Files.readAllBytes(file);

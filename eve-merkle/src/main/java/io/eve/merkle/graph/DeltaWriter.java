@@ -18,38 +18,43 @@ final class DeltaWriter {
         this.state = state;
     }
 
-    StateDelta write(long sinceSeq) {
+    /**
+     * The delta from {@code sinceSeq} to {@code target}, read from {@code target}'s tree, allocation and roots;
+     * the live objects must hold {@code target}'s content (the caller rewinds them when it is not the last
+     * sealed version).
+     */
+    StateDelta write(long sinceSeq, ObjectGraphState.Version target) {
         List<StateObject> objects = new ArrayList<>();
         List<Long> order = new ArrayList<>();
-        state.tree().forEachChangedSince(sinceSeq, (id, object, lastModified) -> {
+        state.tree().forEachChangedSince(target.tree(), sinceSeq, (id, object, lastModified) -> {
             if (id != 0) {
                 order.add(id);
                 objects.add(object);
             }
         });
         BufferSink sink = new BufferSink(256 + 64 * order.size());
-        writeHeader(sink, sinceSeq);
+        writeHeader(sink, sinceSeq, target);
         sink.putInt(order.size());
         for (int i = 0; i < order.size(); i++) {
             writeRecord(sink, order.get(i), objects.get(i), sinceSeq);
         }
-        return new StateDelta(sinceSeq, state.sealedSeq(), sink.toByteArray());
+        return new StateDelta(sinceSeq, target.seq(), sink.toByteArray());
     }
 
-    private void writeHeader(BufferSink sink, long sinceSeq) {
+    private static void writeHeader(BufferSink sink, long sinceSeq, ObjectGraphState.Version target) {
         sink.putInt(DeltaFormat.MAGIC);
         sink.putByte(DeltaFormat.VERSION);
         sink.putLong(sinceSeq);
-        sink.putLong(state.sealedSeq());
-        sink.putInt(state.tree().height());
-        IdAllocator.Allocation allocation = state.allocator().snapshot();
+        sink.putLong(target.seq());
+        sink.putInt(target.tree().height());
+        IdAllocator.Allocation allocation = target.allocation();
         sink.putLong(allocation.nextId());
         sink.putInt(allocation.cursor());
         sink.putInt(allocation.free().length);
         for (long id : allocation.free()) {
             sink.putLong(id);
         }
-        var rootIds = state.rootIds();
+        var rootIds = ObjectGraphState.rootIds(target.roots());
         sink.putInt(rootIds.size());
         rootIds.forEach((name, id) -> {
             sink.putString(name);

@@ -448,12 +448,28 @@ public final class ObjectGraphState implements VersionedState {
     }
 
     @Override
-    public StateDelta deltaSince(long sinceSeq) {
-        if (sinceSeq < NOTHING || sinceSeq > sealed) {
-            throw new StateException("no delta since " + sinceSeq + ": the last sealed version is " + sealed);
+    public StateDelta deltaSince(long sinceSeq, long targetSeq) {
+        Version target = versions.get(targetSeq);
+        if (target == null || targetSeq > sealed) {
+            throw new StateException(
+                    "no delta to version " + targetSeq + ": the versions kept are " + versions.keySet());
+        }
+        if (sinceSeq < NOTHING || sinceSeq > targetSeq) {
+            throw new StateException("no delta since " + sinceSeq + " to version " + targetSeq);
         }
         requireNoUnsealedWrites("deltaSince");
-        return new DeltaWriter(this).write(sinceSeq);
+        if (targetSeq == sealed) {
+            return new DeltaWriter(this).write(sinceSeq, target);
+        }
+        // The live objects hold the last sealed version: take them back to the target through the logs of the
+        // batches after it, write, and bring them forward again exactly as they were.
+        Rewind rewind = new Rewind(this, versions.tailMap(targetSeq, false).values());
+        rewind.back();
+        try {
+            return new DeltaWriter(this).write(sinceSeq, target);
+        } finally {
+            rewind.forward();
+        }
     }
 
     @Override
@@ -574,8 +590,13 @@ public final class ObjectGraphState implements VersionedState {
 
     /** The ids of the roots, in name order (for digests and deltas). */
     Map<String, Long> rootIds() {
+        return rootIds(roots);
+    }
+
+    /** The ids of {@code named}'s objects as they are placed now, in name order. */
+    static Map<String, Long> rootIds(Map<String, StateObject> named) {
         Map<String, Long> ids = new TreeMap<>();
-        roots.forEach((name, object) -> ids.put(name, FieldSlot.idOf(object)));
+        named.forEach((name, object) -> ids.put(name, FieldSlot.idOf(object)));
         return ids;
     }
 

@@ -63,6 +63,11 @@ public final class IdTree<T> {
         public Digest rootDigest() {
             return rootDigest;
         }
+
+        /** The tree's height in this version. */
+        public int height() {
+            return height;
+        }
     }
 
     /** Visits one slot. */

@@ -35,17 +35,26 @@ public final class Launcher {
 
     /**
      * Runs {@code replica} until it fails (returns 1) or the process is stopped, printing its status every
-     * {@code statusEveryMillis}.
+     * {@code statusEveryMillis}. A status the replica cannot give in time (its protocol thread busy for
+     * seconds on a loaded machine) is reported on its line and the replica runs on: a status line is no
+     * reason to stop a replica.
      */
     public static int runUntilStopped(Replica replica, long statusEveryMillis, PrintStream out)
             throws InterruptedException {
         Runtime.getRuntime().addShutdownHook(new Thread(replica::close, "eve-shutdown"));
+        return reportUntilClosed(replica, statusEveryMillis, out);
+    }
+
+    /** The loop of {@link #runUntilStopped}, without the shutdown hook. */
+    static int reportUntilClosed(Replica replica, long statusEveryMillis, PrintStream out) throws InterruptedException {
         while (true) {
             try {
                 out.printf("node %d: %s%n", replica.node(), describe(replica.status()));
             } catch (ReplicaClosedException e) {
                 out.printf("node %d: stopped: %s%n", replica.node(), e.getMessage());
                 return 1;
+            } catch (IllegalStateException e) {
+                out.printf("node %d: no status this time: %s%n", replica.node(), e.getMessage());
             }
             Thread.sleep(statusEveryMillis); // the status line's period, not synchronisation
         }

@@ -107,6 +107,8 @@ public final class ExecutionReplica {
     private long rollbacks;
     private long gapSince = -1;
     private boolean joining;
+    /** The highest view this replica numbered batches in during an earlier life, from its disk; -1: none. */
+    private long ledBefore = -1;
 
     /**
      * @param joining whether this replica restarts with a fresh state: it serves no view until it learned
@@ -192,6 +194,22 @@ public final class ExecutionReplica {
             held.add(done.seq());
             received.put(done.seq(), done.batch());
             expected = done.seq() + 1;
+        }
+    }
+
+    /**
+     * Before {@link #start}: this replica's disk says it numbered batches in view {@code view} (and none in a
+     * later view) in an earlier life. It never leads a view up to that one again: numbering the batches of a
+     * view twice, each time with other requests, would make a correct primary equivocate (docs/quorum.md,
+     * "Durable replicas and verifiers"; the simulator's {@code bft-restart-all} seed 76). Such a replica
+     * restarts joining.
+     *
+     * @param view -1 when the disk records no view led
+     */
+    public void ledBefore(long view) {
+        ledBefore = view;
+        if (view >= 0) {
+            joining = true;
         }
     }
 
@@ -707,27 +725,29 @@ public final class ExecutionReplica {
                     transferBase);
             return;
         }
-        // The target may have moved on while the transfer travelled (every agreed token retargets it): a
-        // chain that reaches an older agreed token of this view is installed up to it, and the batches
-        // agreed after it follow by execution or by the next transfer. Waiting for a chain that reaches
-        // the newest target could wait forever while the view keeps committing (crash-rejoin seed 12:
-        // a rejoined replica fetched for 50 ms, every answer one batch short, then suspected the primary).
+        // The chain's last token is the version the delta leads to, and it must be one the verifiers agreed on:
+        // the target, or a newer agreed token of this view (every agreed token retargets the request while the
+        // transfer travels, and a server that committed past the target serves its stable batch). A token
+        // vouches for nothing after it, so a state past every agreed token could be invented (issue 20; the
+        // simulator's bft-forge seeds 72 and 99 installed one). Waiting for a chain that reaches the newest
+        // target could wait forever while the view keeps committing (crash-rejoin seed 12: a rejoined replica
+        // fetched for 50 ms, every answer one batch short, then suspected the primary), so any agreed one does.
         transferTarget = anchor;
         applying = true;
         actions.apply(transfer);
     }
 
-    /** The target, or else the newest agreed token of this view above the stable batch, that {@code chain} holds. */
+    /**
+     * The agreed token {@code chain} ends at: the target, or else an agreed token of this view above the stable
+     * batch; null if its last token is neither.
+     */
     private Token anchor(List<Token> chain) {
-        if (covers(chain, transferTarget)) {
+        Token last = chain.get(chain.size() - 1);
+        if (last.matches(transferTarget)) {
             return transferTarget;
         }
-        for (Token token : agreed.descendingMap().values()) {
-            if (token.seq() > stable && covers(chain, token)) {
-                return token;
-            }
-        }
-        return null;
+        Token known = agreed.get(last.seq());
+        return known != null && known.seq() > stable && known.matches(last) ? known : null;
     }
 
     /**
@@ -818,6 +838,19 @@ public final class ExecutionReplica {
         lastProgressAt = now; // the verifiers agreed on a new view
         toldPrimary.clear();
         jitter = random.nextLong(Math.max(1, config.viewTimeoutNanos() / 4));
+        if (config.executionPrimary(newView) == self && newView <= ledBefore && !joining) {
+            // This replica numbered batches in this view in an earlier life and does not know which: it must
+            // not number them again. It stays joining (the view's commits catch it up) and asks the verifiers
+            // to move on; the replicas whose clients wait suspect the view as well.
+            joining = true;
+            LOG.warn(
+                    "{}: view {} is a view this replica led before its restart; declining to lead it again",
+                    name,
+                    newView);
+            for (int verifier : config.verifiers()) {
+                actions.send(verifier, new Suspect(newView));
+            }
+        }
         if (isPrimary()) {
             orphans.addAll(undispatched);
             dispatcher.lead(seq, orphans, now, wall);

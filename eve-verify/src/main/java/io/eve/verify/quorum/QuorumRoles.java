@@ -47,6 +47,9 @@ public final class QuorumRoles implements HostedRoles {
                         seeds,
                         refusals)
                 : null;
+        if (replica != null) {
+            replica.ledBefore(host.recoveredLedView());
+        }
         VerifierMemory memory =
                 store == null ? null : store.memory("verifier " + config.self(), () -> this::onVerifierDurable);
         this.verifier = config.hostsVerifier()
@@ -213,32 +216,50 @@ public final class QuorumRoles implements HostedRoles {
     }
 
     /**
-     * The tokens a {@code ChainTransfer} carries: the stage's own from {@code agreed} to the last it executed,
-     * or null if it no longer holds one of them. Called on the stage's thread.
-     */
-    /**
      * The chain a state transfer from {@code baseSeq} towards {@code agreed} serves, or null when this stage
-     * cannot serve it. A target this stage has already passed as stable (the requester asked for the newest
-     * token it knew, the server committed more meanwhile) is served from the stable batch instead: the
-     * requester installs it if the chain reaches any token agreed in its view, and asks again otherwise. Staying
-     * silent made a rejoining replica wait four retransmission periods per miss, under load long enough for
-     * its forwarded requests to make it suspect a healthy primary (the simulator's crash-rejoin seed 8).
+     * cannot serve it. Its last token is the version served (docs/quorum.md, "State transfer"): {@code agreed}
+     * itself, never a later version this stage executed but the verifiers have not agreed on (a token vouches
+     * for nothing after it, so a state past the agreed one could be invented by a Byzantine server). A target
+     * this stage has already passed as stable (the requester asked for the newest token it knew, the server
+     * committed more meanwhile) is served at the stable batch instead, which the verifiers agreed on too: the
+     * requester installs it if it knows that token as agreed, and asks again otherwise. Staying silent made a
+     * rejoining replica wait four retransmission periods per miss, under load long enough for its forwarded
+     * requests to make it suspect a healthy primary (the simulator's crash-rejoin seed 8).
      */
     public static List<Token> chainToServe(io.eve.execution.ExecutionStage stage, long baseSeq, Token agreed) {
         if (baseSeq < -1 || baseSeq > agreed.seq()) {
             return null;
         }
+        long stable = stage.stableSeq();
         Token held = stage.tokenAt(agreed.seq());
-        if (held == null && agreed.seq() < stage.stableSeq()) {
-            Token stable = stage.tokenAt(stage.stableSeq());
-            return stable == null ? null : chainFrom(stage, stable);
+        if (held == null && agreed.seq() < stable) {
+            Token stableToken = stage.tokenAt(stable);
+            return stableToken == null ? null : List.of(stableToken);
         }
-        return held != null && held.matches(agreed) ? chainFrom(stage, agreed) : null;
+        if (held == null || !held.matches(agreed)) {
+            return null;
+        }
+        return chainBetween(stage, agreed.seq(), Math.max(agreed.seq(), stable));
     }
 
-    public static List<Token> chainFrom(io.eve.execution.ExecutionStage stage, Token agreed) {
+    /**
+     * The state transfer this stage serves to a replica at {@code baseSeq} that asked for {@code agreed}: the
+     * chain {@link #chainToServe} gives and the delta to its last token, or null. Called on the stage's thread.
+     */
+    public static Message.ChainTransfer transferToServe(
+            io.eve.execution.ExecutionStage stage, long baseSeq, Token agreed) {
+        List<Token> chain = chainToServe(stage, baseSeq, agreed);
+        if (chain == null) {
+            return null;
+        }
+        long served = chain.get(chain.size() - 1).seq();
+        return new Message.ChainTransfer(chain, stage.deltaSince(baseSeq, served));
+    }
+
+    /** The stage's tokens from {@code from} to {@code to}, or null if it no longer holds one of them. */
+    private static List<Token> chainBetween(io.eve.execution.ExecutionStage stage, long from, long to) {
         List<Token> chain = new ArrayList<>();
-        for (long s = agreed.seq(); s <= stage.executedSeq(); s++) {
+        for (long s = from; s <= to; s++) {
             Token token = stage.tokenAt(s);
             if (token == null) {
                 return null;
@@ -254,6 +275,9 @@ public final class QuorumRoles implements HostedRoles {
         public void send(int to, Message message) {
             if (message instanceof Message.Verify verify && verify.token().seq() > 0) {
                 host.afterExecutedDurable(verify.token().seq(), () -> host.send(to, message));
+            } else if (message instanceof Message.ExecuteBatch batch) {
+                // Only the view's primary sends batches: the first of a view waits until its disk says it led it.
+                host.afterLedDurable(batch.view(), () -> host.send(to, message));
             } else {
                 host.send(to, message);
             }
@@ -277,12 +301,12 @@ public final class QuorumRoles implements HostedRoles {
         @Override
         public void serveTransfer(int to, long baseSeq, Token agreed) {
             host.onStageThread(stage -> {
-                List<Token> chain = chainToServe(stage, baseSeq, agreed);
-                if (chain == null) {
+                Message.ChainTransfer transfer = transferToServe(stage, baseSeq, agreed);
+                if (transfer == null) {
                     LOG.debug("node {}: no transfer to {} from {} for {}", host.self(), to, baseSeq, agreed);
                     return;
                 }
-                host.send(to, new Message.ChainTransfer(chain, stage.deltaSince(baseSeq)));
+                host.send(to, transfer);
             });
         }
 

@@ -90,6 +90,21 @@ public interface ReplicaHost {
     }
 
     /**
+     * Runs {@code task} (on the protocol mailbox) once the executed tail durably records that this node
+     * numbers batches in view {@code view} as its primary: a primary's batches of a view leave only after that
+     * (docs/quorum.md, "Durable replicas and verifiers"). At once when the roles persist no executed batches or
+     * the record already holds {@code view} or a later view.
+     */
+    default void afterLedDurable(long view, Runnable task) {
+        task.run();
+    }
+
+    /** The highest view this node numbered batches in during an earlier life, from its executed tail; -1: none. */
+    default long recoveredLedView() {
+        return -1;
+    }
+
+    /**
      * The view to start in: the one the recovered batch committed in, or, when the launcher chose this node to
      * lead a restarted cluster ({@code ReplicaRuntimeBuilder.resumeAsPrimary}), the view it chose (0 without
      * storage).

@@ -110,6 +110,14 @@ public final class ReplicaRuntime implements Replica {
     private final Map<Long, Long> tailVersionOf = new TreeMap<>();
     private final NavigableMap<Long, List<Runnable>> afterTail = new TreeMap<>();
     private long durableTail;
+    // The view led (docs/quorum.md, "Durable replicas and verifiers"): the value the tail's records carry, on the
+    // stage mailbox; the highest asked for and the highest durable, with the batches waiting for it, on the
+    // protocol one; and what the disk held at start.
+    private long ledView = -1;
+    private long ledRequested = -1;
+    private long ledDurable = -1;
+    private final NavigableMap<Long, List<Runnable>> afterLed = new TreeMap<>();
+    private long recoveredLedView = -1;
     private final NavigableMap<Long, Executed> uncommitted = new TreeMap<>();
     private long lastLogged;
     // Replies of executed batches by batch, to hold each until its batch is durable (protocol mailbox, as is held).
@@ -544,7 +552,12 @@ public final class ReplicaRuntime implements Replica {
      */
     private void recoverTail() {
         long next = recovered.seq() + 1;
-        for (LoggedBatch logged : tail.read()) {
+        ExecutedTail.Contents contents = tail.contents();
+        recoveredLedView = contents.ledView();
+        ledView = recoveredLedView;
+        ledRequested = recoveredLedView;
+        ledDurable = recoveredLedView;
+        for (LoggedBatch logged : contents.batches()) {
             if (logged.seq() < next) {
                 continue;
             }
@@ -585,8 +598,27 @@ public final class ReplicaRuntime implements Replica {
     private long saveTail() {
         tailBatches.headMap(storage.durableSeq(), true).clear();
         long version = ++tailVersion;
-        tail.save(version, List.copyOf(tailBatches.values()));
+        tail.save(version, List.copyOf(tailBatches.values()), ledView);
         return version;
+    }
+
+    /** On the protocol mailbox: runs {@code task} there once tail record {@code version} is durable. */
+    private void afterTailVersion(long version, Runnable task) {
+        if (version <= durableTail) {
+            task.run();
+        } else {
+            afterTail.computeIfAbsent(version, v -> new ArrayList<>()).add(task);
+        }
+    }
+
+    /** On the protocol mailbox: the tail durably says this node led {@code view}; its batches may leave. */
+    private void onLedDurable(long view) {
+        ledDurable = Math.max(ledDurable, view);
+        NavigableMap<Long, List<Runnable>> due = afterLed.headMap(ledDurable, true);
+        for (List<Runnable> tasks : due.values()) {
+            tasks.forEach(Runnable::run);
+        }
+        due.clear();
     }
 
     /** On the writer's thread: record {@code version} of the tail is durable; the tasks that waited run. */
@@ -772,11 +804,33 @@ public final class ReplicaRuntime implements Replica {
         @Override
         public void afterExecutedDurable(long seq, Runnable task) {
             Long version = tailVersionOf.get(seq);
-            if (version == null || version <= durableTail) {
+            if (version == null) {
                 task.run();
             } else {
-                afterTail.computeIfAbsent(version, v -> new ArrayList<>()).add(task);
+                afterTailVersion(version, task);
             }
+        }
+
+        @Override
+        public void afterLedDurable(long view, Runnable task) {
+            if (tail == null || view <= ledDurable) {
+                task.run();
+                return;
+            }
+            afterLed.computeIfAbsent(view, v -> new ArrayList<>()).add(task);
+            if (view > ledRequested) {
+                ledRequested = view;
+                runOnStage(() -> {
+                    ledView = Math.max(ledView, view);
+                    long version = saveTail();
+                    protocolLater(() -> afterTailVersion(version, () -> onLedDurable(view)));
+                });
+            }
+        }
+
+        @Override
+        public long recoveredLedView() {
+            return recoveredLedView;
         }
 
         @Override

@@ -102,6 +102,42 @@ class ExecutionReplicaTest {
         assertThat(stage).containsExactly("execute 1");
     }
 
+    /**
+     * docs/quorum.md, "Durable replicas and verifiers" (bft-restart-all seed 76): a replica whose disk says it led
+     * view 1 in an earlier life does not number view 1's batches again when the verifiers tell it where view 1
+     * started; it stays joining and asks the verifiers to move on. A later view it leads as usual.
+     */
+    @Test
+    void shouldNotLeadAgainAViewItLedBeforeItsRestart() {
+        QuorumConfig config = QuorumConfig.crash(new int[] {0, 1, 2}, 1).withBatching(2, 1, 0);
+        ExecutionReplica restarted = new ExecutionReplica(config, new Recording(), false, () -> 7L);
+        restarted.ledBefore(1);
+        restarted.start(0);
+        assertThat(restarted.joining()).isTrue();
+        restarted.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), MS, 5);
+        assertThat(restarted.view()).isEqualTo(1);
+        assertThat(restarted.isPrimary()).isFalse();
+        assertThat(sentOf(Message.Suspect.class))
+                .as("every verifier hears that the view's primary declines it")
+                .hasSize(3)
+                .allMatch(suspect -> suspect.view() == 1);
+        sent.clear();
+        restarted.onMessage(100, new ClientRequest(request(100, 1)), 2 * MS, 5);
+        assertThat(sentOf(ExecuteBatch.class)).isEmpty();
+        assertThat(stage).doesNotContain("execute 1");
+
+        ExecutionReplica fresh = new ExecutionReplica(
+                QuorumConfig.crash(new int[] {0, 1, 2}, 1).withBatching(2, 1, 0), new Recording(), false, () -> 7L);
+        fresh.ledBefore(0);
+        fresh.start(0);
+        sent.clear();
+        fresh.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), MS, 5);
+        assertThat(fresh.isPrimary()).as("view 1 was never led by it").isTrue();
+        assertThat(sentOf(Message.Suspect.class)).isEmpty();
+        fresh.onMessage(100, new ClientRequest(request(100, 1)), 2 * MS, 5);
+        assertThat(sentOf(ExecuteBatch.class)).hasSize(2);
+    }
+
     @Test
     void shouldForwardAClientRequestToThePrimaryAsABackup() {
         ExecutionReplica backup = replica(1, false);

@@ -74,6 +74,10 @@ final class QuorumSimProcess {
     private final NavigableMap<Long, Executed> executions = new TreeMap<>();
     private boolean stageBusy;
     private boolean alive = true;
+    private final Disk disk;
+    // The view led, as ReplicaRuntime keeps it: the highest asked for, and the batches waiting for its force.
+    private long ledRequested = -1;
+    private final java.util.NavigableMap<Long, List<Runnable>> afterLed = new java.util.TreeMap<>();
     private long protocolStable;
     /**
      * crash-epm: a concurrency bug that adds wrongly in the first request of this batch when it runs in
@@ -95,6 +99,9 @@ final class QuorumSimProcess {
         StateDelta state;
         Token token;
         List<Executed> tail = List.of();
+        /** The highest view the execution replica durably recorded it led (its batches leave after); -1: none. */
+        long ledView = -1;
+
         private VerifierMemory.Remembered durable;
         private QuorumSimProcess owner;
         private long forces;
@@ -211,8 +218,13 @@ final class QuorumSimProcess {
         this.replica = config.hostsExecution()
                 ? new ExecutionReplica(config, new Bindings(), restarted, recovered, executedAfter, seeds)
                 : null;
+        this.disk = disk;
         if (disk != null) {
             disk.owner = this;
+            if (replica != null) {
+                replica.ledBefore(disk.ledView);
+                ledRequested = disk.ledView;
+            }
         }
         this.verifier = config.hostsVerifier()
                 ? new Verifier(
@@ -455,6 +467,24 @@ final class QuorumSimProcess {
     private final class Bindings implements ExecutionActions {
         @Override
         public void send(int to, Message message) {
+            if (message instanceof Message.ExecuteBatch batch && disk != null && batch.view() > disk.ledView) {
+                // As the runtime does: a primary's batches of a view leave once its disk says it led the view.
+                long view = batch.view();
+                afterLed.computeIfAbsent(view, v -> new ArrayList<>())
+                        .add(() -> QuorumSimProcess.this.send(to, message));
+                if (view > ledRequested) {
+                    ledRequested = view;
+                    sim.queue().after(200_000L + sim.forceNanos(), name() + " led view " + view + " durable", () -> {
+                        if (alive) {
+                            disk.ledView = Math.max(disk.ledView, view);
+                            var due = afterLed.headMap(disk.ledView, true);
+                            due.values().forEach(tasks -> tasks.forEach(Runnable::run));
+                            due.clear();
+                        }
+                    });
+                }
+                return;
+            }
             QuorumSimProcess.this.send(to, message);
         }
 
@@ -522,12 +552,11 @@ final class QuorumSimProcess {
         @Override
         public void serveTransfer(int to, long baseSeq, Token agreed) {
             enqueue("serve transfer " + agreed.seq(), 300_000L, () -> {
-                List<Token> chain = io.eve.verify.quorum.QuorumRoles.chainToServe(stage, baseSeq, agreed);
-                if (chain == null || baseSeq < stage.stableSeq() - 1_000_000) {
-                    return;
+                Message.ChainTransfer transfer =
+                        io.eve.verify.quorum.QuorumRoles.transferToServe(stage, baseSeq, agreed);
+                if (transfer != null) {
+                    QuorumSimProcess.this.send(to, transfer);
                 }
-                StateDelta delta = stage.deltaSince(baseSeq);
-                QuorumSimProcess.this.send(to, new Message.ChainTransfer(chain, delta));
             });
         }
 
