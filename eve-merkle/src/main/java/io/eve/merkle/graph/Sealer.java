@@ -6,7 +6,6 @@ import io.eve.merkle.UntrackedWriteException;
 import io.eve.merkle.codec.BufferSink;
 import io.eve.merkle.codec.HashSink;
 import io.eve.merkle.codec.Source;
-import io.eve.merkle.tree.IdTree;
 import io.eve.merkle.tree.ParallelLoop;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -47,32 +46,46 @@ final class Sealer {
             collect(log, seq);
         }
         List<StateObject> touched = new ArrayList<>(dirty.size() + log.placed.size());
-        dirty.stream().filter(StateObject::isPlaced).forEach(touched::add);
-        log.placed.stream().filter(StateObject::isPlaced).forEach(touched::add);
+        addPlaced(dirty, touched);
+        addPlaced(log.placed, touched);
         return finish(touched, seq);
+    }
+
+    private static void addPlaced(List<StateObject> objects, List<StateObject> into) {
+        for (StateObject object : objects) {
+            if (object.isPlaced()) {
+                into.add(object);
+            }
+        }
     }
 
     /**
      * The objects saved by {@code modify} in this batch, in id order. Sorted as packed {@code long}s (id
-     * in the high half, position in the low half): a primitive sort, no comparator calls.
+     * in the high half, position in the low half): a primitive sort, no comparator calls. One pass over the
+     * queue of pre-images (its {@code size()} is a walk too).
      */
     private static List<StateObject> inIdOrder(BatchLog log) {
-        List<StateObject> logged = new ArrayList<>(log.preImages.size());
-        log.preImages.forEach(preImage -> {
-            if (preImage.object().isPlaced()) {
-                logged.add(preImage.object());
+        StateObject[] logged = new StateObject[64];
+        int count = 0;
+        for (BatchLog.PreImage preImage : log.preImages) {
+            StateObject object = preImage.object();
+            if (object.isPlaced()) {
+                if (count == logged.length) {
+                    logged = Arrays.copyOf(logged, 2 * count);
+                }
+                logged[count++] = object;
             }
-        });
-        long[] keys = new long[logged.size()];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = (logged.get(i).oid << 32) | i;
+        }
+        long[] keys = new long[count];
+        for (int i = 0; i < count; i++) {
+            keys[i] = (logged[i].oid << 32) | i;
         }
         Arrays.sort(keys);
-        List<StateObject> sorted = new ArrayList<>(keys.length);
-        for (long key : keys) {
-            sorted.add(logged.get((int) key));
+        StateObject[] sorted = new StateObject[count];
+        for (int i = 0; i < count; i++) {
+            sorted[i] = logged[(int) keys[i]];
         }
-        return sorted;
+        return Arrays.asList(sorted);
     }
 
     /** Seals a version installed by a transfer: the objects are already placed. */
@@ -190,26 +203,22 @@ final class Sealer {
         } else {
             hashRange(objects, 0, count, digests, types);
         }
-        IdTree<StateObject> tree = state.tree();
-        for (int i = 0; i < count; i++) {
-            StateObject object = objects.get(i);
-            tree.set(object.oid, object, digests, i * Digest.LENGTH, seq);
-        }
+        state.tree().setAll(objects, Sealer::idOf, digests, seq);
+    }
+
+    private static long idOf(StateObject object) {
+        return object.oid;
     }
 
     private static void hashRange(List<StateObject> objects, int from, int to, byte[] out, TypeRegistry types) {
+        HashSink sink = HashSink.forCurrentThread();
         for (int i = from; i < to; i++) {
             StateObject object = objects.get(i);
-            leafDigest(object, types.handlerFor(object), out, i * Digest.LENGTH);
+            byte[] header = types.leafHeaderFor(object); // 0x00 and the stable name, encoded once per class
+            sink.putBytes(header, 0, header.length);
+            types.handlerFor(object).encode(object, sink);
+            sink.finishInto(out, i * Digest.LENGTH); // leaves the sink reset for the next leaf
         }
-    }
-
-    static void leafDigest(StateObject object, TypeHandler handler, byte[] out, int offset) {
-        HashSink sink = HashSink.forCurrentThread();
-        sink.putByte(0x00);
-        sink.putString(handler.name());
-        handler.encode(object, sink);
-        sink.finishInto(out, offset);
     }
 
     static Digest rootsDigest(Map<String, StateObject> roots, IdAllocator allocator) {

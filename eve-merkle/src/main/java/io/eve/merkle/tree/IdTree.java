@@ -5,6 +5,7 @@ import io.eve.merkle.codec.HashSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.ToLongFunction;
 
 /**
  * A persistent 16-ary Merkle radix tree over dense ids: slot {@code id} holds a value and the 32-byte
@@ -90,6 +91,42 @@ public final class IdTree<T> {
         checkId(id);
         beginWrite(epoch);
         growTo(id, epoch);
+        writeSlot(editableLeaf(id, epoch), id, value, digest, offset, epoch);
+        rootDigest = null;
+        pendingWrites++;
+    }
+
+    /**
+     * Writes one slot per value, as {@link #set} would one by one: value {@code i} goes to slot
+     * {@code idOf(value)} with the digest at {@code i * 32} of {@code digests}. Consecutive values whose ids
+     * share a leaf node (ids in ascending order, as the sealer writes them) walk the path down once.
+     */
+    public void setAll(List<? extends T> values, ToLongFunction<? super T> idOf, byte[] digests, long epoch) {
+        if (values.isEmpty()) {
+            return;
+        }
+        beginWrite(epoch);
+        Node leaf = null;
+        long leafNumber = -1;
+        for (int i = 0; i < values.size(); i++) {
+            T value = values.get(i);
+            long id = idOf.applyAsLong(value);
+            checkId(id);
+            if (leaf == null || id >>> 4 != leafNumber) {
+                // Nodes of this epoch are edited in place and never copied again within it, so the leaf
+                // stays the tree's own even if the tree grows before the next write into it.
+                growTo(id, epoch);
+                leaf = editableLeaf(id, epoch);
+                leafNumber = id >>> 4;
+            }
+            writeSlot(leaf, id, value, digests, i * Digest.LENGTH, epoch);
+        }
+        rootDigest = null;
+        pendingWrites += values.size();
+    }
+
+    /** The leaf node of slot {@code id}, copied into this epoch with its path, the path marked dirty. */
+    private Node editableLeaf(long id, long epoch) {
         root = root.editable(epoch);
         Node node = root;
         for (int level = height - 1; level > 0; level--) {
@@ -100,12 +137,14 @@ public final class IdTree<T> {
             node.dirtyMask |= 1 << index;
             node = child;
         }
+        return node;
+    }
+
+    private static void writeSlot(Node leaf, long id, Object value, byte[] digest, int offset, long epoch) {
         int index = indexAt(id, 0);
-        node.slots[index] = value;
-        System.arraycopy(digest, offset, node.digests, index * Digest.LENGTH, Digest.LENGTH);
-        node.slotEpochs[index] = epoch;
-        rootDigest = null;
-        pendingWrites++;
+        leaf.slots[index] = value;
+        System.arraycopy(digest, offset, leaf.digests, index * Digest.LENGTH, Digest.LENGTH);
+        leaf.slotEpochs[index] = epoch;
     }
 
     /** Empties slot {@code id}; its digest becomes {@link Digest#ZERO}. */
