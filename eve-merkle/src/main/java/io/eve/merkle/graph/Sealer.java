@@ -77,16 +77,52 @@ final class Sealer {
             }
         }
         long[] keys = new long[count];
+        long maxId = 0;
         for (int i = 0; i < count; i++) {
             keys[i] = (logged[i].oid << 32) | i;
+            maxId = Math.max(maxId, logged[i].oid);
         }
-        Arrays.sort(keys);
+        keys = sortByHighHalf(keys, maxId);
         StateObject[] sorted = new StateObject[count];
         for (int i = 0; i < count; i++) {
             sorted[i] = logged[(int) keys[i]];
         }
         return Arrays.asList(sorted);
     }
+
+    /**
+     * {@code keys} in ascending order, when their low halves are already ascending (positions): a stable
+     * least-significant-digit radix sort on the high half, one byte per pass, as many passes as
+     * {@code maxHigh} has bytes (two for a state of 65,536 objects). Small inputs use {@link Arrays#sort}.
+     */
+    static long[] sortByHighHalf(long[] keys, long maxHigh) {
+        if (keys.length < RADIX_MIN) {
+            Arrays.sort(keys);
+            return keys;
+        }
+        long[] from = keys;
+        long[] to = new long[keys.length];
+        int[] starts = new int[257];
+        for (int shift = 32; (maxHigh >>> (shift - 32)) != 0 && shift < 64; shift += 8) {
+            Arrays.fill(starts, 0);
+            for (long key : from) {
+                starts[(int) ((key >>> shift) & 0xFF) + 1]++;
+            }
+            for (int digit = 0; digit < 256; digit++) {
+                starts[digit + 1] += starts[digit];
+            }
+            for (long key : from) {
+                to[starts[(int) ((key >>> shift) & 0xFF)]++] = key;
+            }
+            long[] swap = from;
+            from = to;
+            to = swap;
+        }
+        return from;
+    }
+
+    /** Below this many dirty objects, sorting by comparison is as cheap as counting. */
+    static final int RADIX_MIN = 128;
 
     /** Seals a version installed by a transfer: the objects are already placed. */
     Digest sealApplied(List<StateObject> touched, long seq) {
