@@ -133,7 +133,7 @@ final class Sealer {
     }
 
     private Digest finish(List<StateObject> touched, long seq) {
-        hashLeaves(touched, seq);
+        boolean[] afterSeal = hashLeaves(touched, seq);
         Digest table = rootsDigest(state.roots(), state.allocator());
         if (!table.equals(state.tree().slotDigest(0))) {
             state.tree().set(0, null, table.toByteArray(), seq);
@@ -142,8 +142,11 @@ final class Sealer {
         if (state.config().debug()) {
             root = checkEverything(seq, root);
         }
-        for (StateObject object : touched) {
-            state.types().handlerFor(object).afterSeal(object);
+        for (int i = 0; i < touched.size(); i++) {
+            if (afterSeal[i]) {
+                StateObject object = touched.get(i);
+                state.types().handlerFor(object).afterSeal(object);
+            }
         }
         state.commitVersion(seq, root);
         return root;
@@ -224,36 +227,56 @@ final class Sealer {
         state.allocator().release(freedIds);
     }
 
-    /** Hashes the leaves of {@code objects} (in parallel above the threshold) and writes them into the tree. */
-    void hashLeaves(List<StateObject> objects, long seq) {
-        int count = objects.size();
-        byte[] digests = new byte[count * Digest.LENGTH];
+    /**
+     * Hashes the leaves of {@code objects} (in parallel above the threshold) and writes them into the tree.
+     * Returns which of them need {@link TypeHandler#afterSeal}. Everything read from an object is read while
+     * it is being hashed: after a batch of large objects has streamed through, going back to each object
+     * for its id or class would miss the cache once per object.
+     */
+    boolean[] hashLeaves(List<StateObject> objects, long seq) {
+        Leaves leaves = new Leaves(objects);
         TypeRegistry types = state.types();
+        int count = objects.size();
         if (count > state.config().parallelThreshold()) {
             int chunks = Math.min(count, 8 * (state.config().pool().getParallelism() + 1));
             ParallelLoop.run(state.config().pool(), chunks, c -> {
                 int from = (int) ((long) count * c / chunks);
                 int to = (int) ((long) count * (c + 1) / chunks);
-                hashRange(objects, from, to, digests, types);
+                hashRange(leaves, from, to, types);
             });
         } else {
-            hashRange(objects, 0, count, digests, types);
+            hashRange(leaves, 0, count, types);
         }
-        state.tree().setAll(objects, Sealer::idOf, digests, seq);
+        state.tree().setAll(objects, leaves.ids, leaves.digests, seq);
+        return leaves.afterSeal;
     }
 
-    private static long idOf(StateObject object) {
-        return object.oid;
+    /** What hashing the leaves produces, by position: digests, ids and whether afterSeal is due. */
+    private static final class Leaves {
+        final List<StateObject> objects;
+        final byte[] digests;
+        final long[] ids;
+        final boolean[] afterSeal;
+
+        Leaves(List<StateObject> objects) {
+            this.objects = objects;
+            this.digests = new byte[objects.size() * Digest.LENGTH];
+            this.ids = new long[objects.size()];
+            this.afterSeal = new boolean[objects.size()];
+        }
     }
 
-    private static void hashRange(List<StateObject> objects, int from, int to, byte[] out, TypeRegistry types) {
+    private static void hashRange(Leaves leaves, int from, int to, TypeRegistry types) {
         HashSink sink = HashSink.forCurrentThread();
         for (int i = from; i < to; i++) {
-            StateObject object = objects.get(i);
+            StateObject object = leaves.objects.get(i);
+            TypeHandler handler = types.handlerFor(object);
             byte[] header = types.leafHeaderFor(object); // 0x00 and the stable name, encoded once per class
             sink.putBytes(header, 0, header.length);
-            types.handlerFor(object).encode(object, sink);
-            sink.finishInto(out, i * Digest.LENGTH); // leaves the sink reset for the next leaf
+            handler.encode(object, sink);
+            sink.finishInto(leaves.digests, i * Digest.LENGTH); // leaves the sink reset for the next leaf
+            leaves.ids[i] = object.oid;
+            leaves.afterSeal[i] = handler.needsAfterSeal();
         }
     }
 

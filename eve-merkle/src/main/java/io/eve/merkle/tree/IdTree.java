@@ -5,7 +5,6 @@ import io.eve.merkle.codec.HashSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
-import java.util.function.ToLongFunction;
 
 /**
  * A persistent 16-ary Merkle radix tree over dense ids: slot {@code id} holds a value and the 32-byte
@@ -98,10 +97,11 @@ public final class IdTree<T> {
 
     /**
      * Writes one slot per value, as {@link #set} would one by one: value {@code i} goes to slot
-     * {@code idOf(value)} with the digest at {@code i * 32} of {@code digests}. Consecutive values whose ids
-     * share a leaf node (ids in ascending order, as the sealer writes them) walk the path down once.
+     * {@code ids[i]} with the digest at {@code i * 32} of {@code digests}. Consecutive values whose ids
+     * share a leaf node (ids in ascending order, as the sealer writes them) walk the path down once. The
+     * values are stored, never read.
      */
-    public void setAll(List<? extends T> values, ToLongFunction<? super T> idOf, byte[] digests, long epoch) {
+    public void setAll(List<? extends T> values, long[] ids, byte[] digests, long epoch) {
         if (values.isEmpty()) {
             return;
         }
@@ -110,7 +110,7 @@ public final class IdTree<T> {
         long leafNumber = -1;
         for (int i = 0; i < values.size(); i++) {
             T value = values.get(i);
-            long id = idOf.applyAsLong(value);
+            long id = ids[i];
             checkId(id);
             if (leaf == null || id >>> 4 != leafNumber) {
                 // Nodes of this epoch are edited in place and never copied again within it, so the leaf

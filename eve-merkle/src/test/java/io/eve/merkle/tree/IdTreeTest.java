@@ -64,7 +64,7 @@ class IdTreeTest {
                 values.add(ids.get(i) + "@" + epoch);
                 oneByOne.set(ids.get(i), values.get(i), digests, i * Digest.LENGTH, epoch);
             }
-            atOnce.setAll(values, value -> Long.parseLong(value.substring(0, value.indexOf('@'))), digests, epoch);
+            atOnce.setAll(values, ids.stream().mapToLong(Long::longValue).toArray(), digests, epoch);
 
             assertThat(atOnce.snapshot().rootDigest())
                     .isEqualTo(oneByOne.snapshot().rootDigest());
