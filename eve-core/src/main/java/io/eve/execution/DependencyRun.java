@@ -22,11 +22,15 @@ import java.util.function.IntConsumer;
  * for each other, so one slow request no longer idles every executor thread at the end of its parallel
  * batch (measured in docs/benchmarks.md).
  *
- * <p>Requests in the same parallel batch get no order, as with barriers: the mixer put them together, so
- * a mixer that misses a conflict (the false-negative experiments) races them exactly as before.
+ * <p>"Conflicts" means under the keys the mixer split the batch by ({@link io.eve.mixer.Partition#keys()}),
+ * which an experiment decorator may have changed: a pair the mixer was told conflicts (a false positive)
+ * runs one after the other, and a conflicting pair the mixer was told is independent (a false negative)
+ * races unless a chain of other conflicts orders it, wherever the split placed it (docs/mixer.md).
+ * Requests in the same parallel batch get no order, as with barriers.
  *
  * <p>A run can also start before the previous batch is sealed (batch overlap): the requests that conflict
- * with anything of the previous batch are held behind a gate that the stage opens after that seal.
+ * with anything of the previous batch are held behind a gate that the stage opens after that seal. The
+ * gate compares the keys the application declared, since the mixer never sees two batches together.
  *
  * <p>One use per batch, from the stage thread; the request body runs on the executor.
  */
@@ -39,7 +43,7 @@ final class DependencyRun {
     private final List<List<Integer>> successors;
     private final AtomicInteger[] remaining;
     private final boolean[] gated;
-    private final List<ConflictKeys> keys;
+    private final List<ConflictKeys> declared;
 
     private CountDownLatch done;
     private final AtomicInteger unfinished = new AtomicInteger();
@@ -55,12 +59,27 @@ final class DependencyRun {
     private int drainingAt = -1;
 
     /**
+     * A run ordered by the keys the application declared, for a mixer that mixed by them unchanged.
+     *
      * @param partition the mixer's parallel batches, in order
      * @param keys each request's conflict keys, by position in the batch
      */
     DependencyRun(List<ParallelBatch> partition, List<ConflictKeys> keys) {
-        int size = keys.size();
-        this.keys = keys;
+        this(partition, keys, keys);
+    }
+
+    /**
+     * @param partition the mixer's parallel batches, in order
+     * @param ordering the conflict keys the mixer split the batch by, by position: they order the requests
+     * @param declared the conflict keys the application declared, by position: they gate an overlapping start
+     */
+    DependencyRun(List<ParallelBatch> partition, List<ConflictKeys> ordering, List<ConflictKeys> declared) {
+        int size = declared.size();
+        if (ordering.size() != size) {
+            throw new IllegalArgumentException(
+                    "ordering keys for " + ordering.size() + " requests, declared keys for " + size);
+        }
+        this.declared = declared;
         this.gated = new boolean[size];
         this.order = new int[size];
         this.waitingFor = new int[size];
@@ -72,19 +91,19 @@ final class DependencyRun {
         // For each key, the requests of earlier parallel batches that last wrote it and that read it since.
         // About two keys per request (the application's and the request's own): sized so that filling it
         // never rehashes.
-        Map<Object, KeyUse> uses = new HashMap<>(3 * keys.size());
+        Map<Object, KeyUse> uses = new HashMap<>(3 * size);
         int next = 0;
         for (ParallelBatch parallel : partition) {
             for (int request : parallel.requests()) {
                 order[next++] = request;
-                ConflictKeys declared = keys.get(request);
-                for (Object key : declared.reads()) {
+                ConflictKeys used = ordering.get(request);
+                for (Object key : used.reads()) {
                     KeyUse use = uses.get(key);
                     if (use != null) {
                         use.writers.forEach(writer -> dependOn(request, writer));
                     }
                 }
-                for (Object key : declared.writes()) {
+                for (Object key : used.writes()) {
                     KeyUse use = uses.get(key);
                     if (use != null) {
                         use.writers.forEach(writer -> dependOn(request, writer));
@@ -95,7 +114,7 @@ final class DependencyRun {
             // Register this parallel batch's uses only now: requests of one parallel batch never wait for each
             // other. Writes first, since a write starts a key's history afresh for the requests after it.
             for (int request : parallel.requests()) {
-                for (Object key : keys.get(request).writes()) {
+                for (Object key : ordering.get(request).writes()) {
                     KeyUse use = uses.computeIfAbsent(key, k -> new KeyUse());
                     if (use.writersBatch != parallel) {
                         use.writers.clear();
@@ -106,9 +125,9 @@ final class DependencyRun {
                 }
             }
             for (int request : parallel.requests()) {
-                ConflictKeys declared = keys.get(request);
-                for (Object key : declared.reads()) {
-                    if (!declared.writes().contains(key)) {
+                ConflictKeys used = ordering.get(request);
+                for (Object key : used.reads()) {
+                    if (!used.writes().contains(key)) {
                         uses.computeIfAbsent(key, k -> new KeyUse()).readers.add(request);
                     }
                 }
@@ -171,12 +190,12 @@ final class DependencyRun {
     int holdConflictsWith(Set<Object> previousWrites, Set<Object> previousReads) {
         int held = 0;
         for (int request = 0; request < gated.length; request++) {
-            ConflictKeys declared = keys.get(request);
+            ConflictKeys own = declared.get(request);
             boolean conflict = false;
-            for (Object key : declared.writes()) {
+            for (Object key : own.writes()) {
                 conflict |= previousWrites.contains(key) || previousReads.contains(key);
             }
-            for (Object key : declared.reads()) {
+            for (Object key : own.reads()) {
                 conflict |= previousWrites.contains(key);
             }
             if (conflict) {

@@ -17,6 +17,7 @@ import io.eve.mixer.BatchKeys;
 import io.eve.mixer.ConflictKeys;
 import io.eve.mixer.Mixer;
 import io.eve.mixer.ParallelBatch;
+import io.eve.mixer.Partition;
 import io.eve.mixer.SequentialMixer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -40,7 +41,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The execution stage of one replica (DESIGN.md section 6): mixes a batch into parallel batches, runs
- * each on the executor threads as a barrier, seals the state and builds the token, chained to the token
+ * them on the executor threads (each request once the earlier ones it conflicts with, under the keys the
+ * mixer used, have finished: {@link DependencyRun}), seals the state and builds the token, chained to the token
  * of the previous version. It also carries out the verification stage's verdicts on the state: mark
  * stable, roll back, produce and apply state transfers.
  *
@@ -342,11 +344,13 @@ public final class ExecutionStage {
     private Run plan(Batch batch, boolean sequential) {
         List<PreparedRequest> requests = decoded.of(batch);
         List<ConflictKeys> keys = new ArrayList<>(batch.size());
-        List<ParallelBatch> partition = partition(batch, sequential, requests, keys);
+        Partition mixed = partition(batch, sequential, requests, keys);
+        List<ParallelBatch> partition = mixed.parallelBatches();
         Run run = new Run(batch, sequential, requests, keys, partition);
         if (!sequential && batch.size() > 1 && partition.size() < batch.size()) {
-            // No barrier between parallel batches: each request waits only for the earlier ones it conflicts with.
-            run.dependencies = new DependencyRun(partition, keys);
+            // No barrier between parallel batches: each request waits only for the earlier ones it conflicts
+            // with, under the keys the mixer split by (an experiment's mistakes included).
+            run.dependencies = new DependencyRun(partition, mixed.keys().requests(), keys);
         }
         return run;
     }
@@ -443,7 +447,7 @@ public final class ExecutionStage {
         state.rollbackTo(state.sealedSeq());
     }
 
-    private List<ParallelBatch> partition(
+    private Partition partition(
             Batch batch, boolean sequential, List<PreparedRequest> requests, List<ConflictKeys> keys) {
         boolean unreadable = false;
         for (int i = 0; i < batch.size(); i++) {
@@ -459,7 +463,7 @@ public final class ExecutionStage {
             keys.add(declared.andWriting(RequestKey.of(request)));
         }
         Mixer chosen = sequential || unreadable ? new SequentialMixer() : mixer;
-        return chosen.mix(new BatchKeys(batch.seq(), batch.seed(), keys));
+        return chosen.partition(new BatchKeys(batch.seq(), batch.seed(), keys));
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.eve.mixer.ConflictKeys;
 import io.eve.mixer.ParallelBatch;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -54,6 +55,61 @@ class DependencyRunTest {
         assertThat(run.waitingFor(1)).as("same parallel batch: no order").isZero();
         assertThat(run.waitingFor(2)).isEqualTo(2);
         assertThat(run.waitingFor(3)).as("only the last writer").isEqualTo(1);
+    }
+
+    @Test
+    void shouldOrderByTheKeysTheMixerUsedWhereItInventedAConflict() {
+        // A false positive: the mixer was told that requests 0 and 2 share "invented"; the application
+        // declared no conflict between them.
+        List<ConflictKeys> declared =
+                List.of(ConflictKeys.writing("a"), ConflictKeys.writing("b"), ConflictKeys.writing("c"));
+        List<ConflictKeys> ordering = List.of(
+                ConflictKeys.writing("a", "invented"),
+                ConflictKeys.writing("b"),
+                ConflictKeys.writing("c", "invented"));
+
+        DependencyRun run = new DependencyRun(List.of(ParallelBatch.of(0, 1), ParallelBatch.of(2)), ordering, declared);
+
+        assertThat(run.waitingFor(2)).isEqualTo(1);
+        assertThat(run.chain(0)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldNotOrderAConflictTheMixerWasToldIsNotThere() {
+        // A false negative: requests 0 and 2 both write "k", but the mixer's keys no longer say so; the split
+        // put them in different parallel batches for another reason (request 1).
+        List<ConflictKeys> declared =
+                List.of(ConflictKeys.writing("k", "x"), ConflictKeys.writing("x"), ConflictKeys.writing("k"));
+        List<ConflictKeys> ordering =
+                List.of(ConflictKeys.writing("x"), ConflictKeys.writing("x"), ConflictKeys.none());
+
+        DependencyRun run = new DependencyRun(List.of(ParallelBatch.of(0, 2), ParallelBatch.of(1)), ordering, declared);
+        DependencyRun split =
+                new DependencyRun(List.of(ParallelBatch.of(0), ParallelBatch.of(1, 2)), ordering, declared);
+
+        assertThat(run.waitingFor(1)).isEqualTo(1);
+        assertThat(split.waitingFor(2))
+                .as("a hidden conflict races across parallel batches too")
+                .isZero();
+    }
+
+    @Test
+    void shouldHoldBackAnOverlappingStartByTheDeclaredKeys() {
+        List<ConflictKeys> declared = List.of(ConflictKeys.writing("k"), ConflictKeys.writing("j"));
+        List<ConflictKeys> ordering = List.of(ConflictKeys.none(), ConflictKeys.none());
+        DependencyRun run = new DependencyRun(List.of(ParallelBatch.of(0, 1)), ordering, declared);
+
+        assertThat(run.holdConflictsWith(Set.of("k"), Set.of())).isEqualTo(1);
+        assertThat(run.waitingFor(0)).isEqualTo(1);
+        assertThat(run.waitingFor(1)).isZero();
+    }
+
+    @Test
+    void shouldRefuseOrderingKeysForAnotherNumberOfRequests() {
+        assertThatThrownBy(
+                        () -> new DependencyRun(List.of(ParallelBatch.of(0)), List.of(), List.of(ConflictKeys.none())))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("ordering keys for 0 requests, declared keys for 1");
     }
 
     @Test

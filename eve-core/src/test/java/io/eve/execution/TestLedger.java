@@ -14,7 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * A test application: "put:k:v" stores v under k and returns the previous value, "rand:k" stores a
  * number from the context's random source, "get:k" returns k's value, "clock:c" the context's
  * timestamp, batch and position, "meet:k" waits until {@link #meeting} has counted down to zero (each
- * "meet" counts once), "boom" throws. It records which threads ran requests, how many requests it ran,
+ * "meet" counts once), "early:k" waits up to {@link #earlyPatienceMillis} for a "late" request and then stores
+ * "early" under k, "late:k:other" returns other's value without declaring it and then lets "early" go on,
+ * "boom" throws. It records which threads ran requests, how many requests it ran,
  * and the largest number of requests running at once.
  */
 final class TestLedger implements Application {
@@ -26,6 +28,11 @@ final class TestLedger implements Application {
     final java.util.concurrent.atomic.AtomicInteger executions = new java.util.concurrent.atomic.AtomicInteger();
     /** What "meet" requests count down and wait on, for at most ten seconds. */
     volatile java.util.concurrent.CountDownLatch meeting = new java.util.concurrent.CountDownLatch(0);
+
+    /** What "late" counts down and "early" waits on. */
+    final java.util.concurrent.CountDownLatch lateArrived = new java.util.concurrent.CountDownLatch(1);
+    /** How long "early" waits for "late" before going on alone. */
+    volatile long earlyPatienceMillis = 2_000;
 
     volatile long workMillis;
     /** Extra sleep of a "put" whose value is "slow". */
@@ -75,6 +82,16 @@ final class TestLedger implements Application {
                         throw new IllegalStateException("the others never came: " + meeting.getCount() + " missing");
                     }
                     return text("met");
+                }
+                case "early" -> {
+                    boolean joined = lateArrived.await(earlyPatienceMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    entries.put(parts[1], "early");
+                    return text(joined ? "joined by late" : "alone");
+                }
+                case "late" -> {
+                    String seen = entries.get(parts[2]);
+                    lateArrived.countDown();
+                    return text(seen == null ? "" : seen);
                 }
                 case "clock" -> {
                     return text(context.timestampMillis() + "@" + context.batchSeq() + "/" + context.index());

@@ -18,6 +18,15 @@ public interface Mixer {
     List<ParallelBatch> mix(BatchKeys batch);
 
     /**
+     * The parallel batches for {@code batch} together with the conflict keys they were computed from, which
+     * are the keys execution orders requests of different parallel batches by. The default gives
+     * {@link #mix}'s answer and the batch's own keys; a decorator that rewrites keys returns the rewritten ones.
+     */
+    default Partition partition(BatchKeys batch) {
+        return new Partition(mix(batch), batch);
+    }
+
+    /**
      * Tells the mixer that {@code batch}, which it split into {@code partition}, diverged and was rolled back
      * (Eve §5.1: the mixer "can be improved over time using feedback from the system"). The execution stage
      * calls it at the same point of the agreed history on every replica, before mixing any later batch. The

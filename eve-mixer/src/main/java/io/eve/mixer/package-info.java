@@ -4,12 +4,16 @@
  *
  * <pre>
  *   BatchKeys(seq, seed, [ConflictKeys per request])
- *        │ Mixer.mix
+ *        │ Mixer.partition (Mixer.mix gives the parallel batches alone)
  *        ▼
- *   [ParallelBatch 0][ParallelBatch 1]…   run one after the other; requests inside one run concurrently
+ *   Partition: [ParallelBatch 0][ParallelBatch 1]…  + the BatchKeys the split was computed from
  * </pre>
  *
- * <p>This package holds the port ({@link io.eve.mixer.Mixer}), its input and output values and the two
+ * <p>A request of a later parallel batch runs after the earlier requests it conflicts with under the
+ * partition's keys; requests inside one parallel batch run concurrently.
+ *
+ * <p>This package holds the port ({@link io.eve.mixer.Mixer}), its input and output values ({@link
+ * io.eve.mixer.BatchKeys}, {@link io.eve.mixer.ParallelBatch}, {@link io.eve.mixer.Partition}) and the two
  * trivial mixers. The real work lives in sub-packages: {@link io.eve.mixer.conflict} (first-fit on read and
  * write keys), {@link io.eve.mixer.experiment} (decorators that inject false negatives and false positives
  * for Eve Figs. 6, 7 and 9) and {@link io.eve.mixer.feedback} (coarser conflicts after a rollback).

@@ -51,7 +51,10 @@ public final class HashSink extends DigestWriter {
         putBytes(digest.toByteArray(), 0, Digest.LENGTH);
     }
 
-    /** Completes the digest and writes its 32 bytes into {@code target} at {@code offset}. */
+    /**
+     * Completes the digest and writes its 32 bytes into {@code target} at {@code offset}. The sink is then
+     * empty and ready for the next digest, as after {@link #reset()} ({@link MessageDigest#digest} resets).
+     */
     public void finishInto(byte[] target, int offset) {
         flush();
         try {

@@ -49,6 +49,11 @@ final class CellHandler implements TypeHandler {
     public void afterSeal(StateObject object) {}
 
     @Override
+    public boolean needsAfterSeal() {
+        return false;
+    }
+
+    @Override
     public void writeDelta(StateObject object, long sinceSeq, boolean whole, Sink sink) {
         encode(object, sink);
     }

@@ -176,6 +176,11 @@ final class FieldCodec implements TypeHandler {
     public void afterSeal(StateObject object) {}
 
     @Override
+    public boolean needsAfterSeal() {
+        return false;
+    }
+
+    @Override
     public void writeDelta(StateObject object, long sinceSeq, boolean whole, Sink sink) {
         encode(object, sink);
     }

@@ -6,7 +6,6 @@ import io.eve.merkle.UntrackedWriteException;
 import io.eve.merkle.codec.BufferSink;
 import io.eve.merkle.codec.HashSink;
 import io.eve.merkle.codec.Source;
-import io.eve.merkle.tree.IdTree;
 import io.eve.merkle.tree.ParallelLoop;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -47,33 +46,83 @@ final class Sealer {
             collect(log, seq);
         }
         List<StateObject> touched = new ArrayList<>(dirty.size() + log.placed.size());
-        dirty.stream().filter(StateObject::isPlaced).forEach(touched::add);
-        log.placed.stream().filter(StateObject::isPlaced).forEach(touched::add);
+        addPlaced(dirty, touched);
+        addPlaced(log.placed, touched);
         return finish(touched, seq);
+    }
+
+    private static void addPlaced(List<StateObject> objects, List<StateObject> into) {
+        for (StateObject object : objects) {
+            if (object.isPlaced()) {
+                into.add(object);
+            }
+        }
     }
 
     /**
      * The objects saved by {@code modify} in this batch, in id order. Sorted as packed {@code long}s (id
-     * in the high half, position in the low half): a primitive sort, no comparator calls.
+     * in the high half, position in the low half): a primitive sort, no comparator calls. One pass over the
+     * queue of pre-images (its {@code size()} is a walk too).
      */
     private static List<StateObject> inIdOrder(BatchLog log) {
-        List<StateObject> logged = new ArrayList<>(log.preImages.size());
-        log.preImages.forEach(preImage -> {
-            if (preImage.object().isPlaced()) {
-                logged.add(preImage.object());
+        StateObject[] logged = new StateObject[64];
+        int count = 0;
+        for (BatchLog.PreImage preImage : log.preImages) {
+            StateObject object = preImage.object();
+            if (object.isPlaced()) {
+                if (count == logged.length) {
+                    logged = Arrays.copyOf(logged, 2 * count);
+                }
+                logged[count++] = object;
             }
-        });
-        long[] keys = new long[logged.size()];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = (logged.get(i).oid << 32) | i;
         }
-        Arrays.sort(keys);
-        List<StateObject> sorted = new ArrayList<>(keys.length);
-        for (long key : keys) {
-            sorted.add(logged.get((int) key));
+        long[] keys = new long[count];
+        long maxId = 0;
+        for (int i = 0; i < count; i++) {
+            keys[i] = (logged[i].oid << 32) | i;
+            maxId = Math.max(maxId, logged[i].oid);
         }
-        return sorted;
+        keys = sortByHighHalf(keys, maxId);
+        StateObject[] sorted = new StateObject[count];
+        for (int i = 0; i < count; i++) {
+            sorted[i] = logged[(int) keys[i]];
+        }
+        return Arrays.asList(sorted);
     }
+
+    /**
+     * {@code keys} in ascending order, when their low halves are already ascending (positions): a stable
+     * least-significant-digit radix sort on the high half, one byte per pass, as many passes as
+     * {@code maxHigh} has bytes (two for a state of 65,536 objects). Small inputs use {@link Arrays#sort}.
+     */
+    static long[] sortByHighHalf(long[] keys, long maxHigh) {
+        if (keys.length < RADIX_MIN) {
+            Arrays.sort(keys);
+            return keys;
+        }
+        long[] from = keys;
+        long[] to = new long[keys.length];
+        int[] starts = new int[257];
+        for (int shift = 32; (maxHigh >>> (shift - 32)) != 0 && shift < 64; shift += 8) {
+            Arrays.fill(starts, 0);
+            for (long key : from) {
+                starts[(int) ((key >>> shift) & 0xFF) + 1]++;
+            }
+            for (int digit = 0; digit < 256; digit++) {
+                starts[digit + 1] += starts[digit];
+            }
+            for (long key : from) {
+                to[starts[(int) ((key >>> shift) & 0xFF)]++] = key;
+            }
+            long[] swap = from;
+            from = to;
+            to = swap;
+        }
+        return from;
+    }
+
+    /** Below this many dirty objects, sorting by comparison is as cheap as counting. */
+    static final int RADIX_MIN = 128;
 
     /** Seals a version installed by a transfer: the objects are already placed. */
     Digest sealApplied(List<StateObject> touched, long seq) {
@@ -84,7 +133,7 @@ final class Sealer {
     }
 
     private Digest finish(List<StateObject> touched, long seq) {
-        hashLeaves(touched, seq);
+        boolean[] afterSeal = hashLeaves(touched, seq);
         Digest table = rootsDigest(state.roots(), state.allocator());
         if (!table.equals(state.tree().slotDigest(0))) {
             state.tree().set(0, null, table.toByteArray(), seq);
@@ -93,8 +142,11 @@ final class Sealer {
         if (state.config().debug()) {
             root = checkEverything(seq, root);
         }
-        for (StateObject object : touched) {
-            state.types().handlerFor(object).afterSeal(object);
+        for (int i = 0; i < touched.size(); i++) {
+            if (afterSeal[i]) {
+                StateObject object = touched.get(i);
+                state.types().handlerFor(object).afterSeal(object);
+            }
         }
         state.commitVersion(seq, root);
         return root;
@@ -175,41 +227,57 @@ final class Sealer {
         state.allocator().release(freedIds);
     }
 
-    /** Hashes the leaves of {@code objects} (in parallel above the threshold) and writes them into the tree. */
-    void hashLeaves(List<StateObject> objects, long seq) {
-        int count = objects.size();
-        byte[] digests = new byte[count * Digest.LENGTH];
+    /**
+     * Hashes the leaves of {@code objects} (in parallel above the threshold) and writes them into the tree.
+     * Returns which of them need {@link TypeHandler#afterSeal}. Everything read from an object is read while
+     * it is being hashed: after a batch of large objects has streamed through, going back to each object
+     * for its id or class would miss the cache once per object.
+     */
+    boolean[] hashLeaves(List<StateObject> objects, long seq) {
+        Leaves leaves = new Leaves(objects);
         TypeRegistry types = state.types();
+        int count = objects.size();
         if (count > state.config().parallelThreshold()) {
             int chunks = Math.min(count, 8 * (state.config().pool().getParallelism() + 1));
             ParallelLoop.run(state.config().pool(), chunks, c -> {
                 int from = (int) ((long) count * c / chunks);
                 int to = (int) ((long) count * (c + 1) / chunks);
-                hashRange(objects, from, to, digests, types);
+                hashRange(leaves, from, to, types);
             });
         } else {
-            hashRange(objects, 0, count, digests, types);
+            hashRange(leaves, 0, count, types);
         }
-        IdTree<StateObject> tree = state.tree();
-        for (int i = 0; i < count; i++) {
-            StateObject object = objects.get(i);
-            tree.set(object.oid, object, digests, i * Digest.LENGTH, seq);
+        state.tree().setAll(objects, leaves.ids, leaves.digests, seq);
+        return leaves.afterSeal;
+    }
+
+    /** What hashing the leaves produces, by position: digests, ids and whether afterSeal is due. */
+    private static final class Leaves {
+        final List<StateObject> objects;
+        final byte[] digests;
+        final long[] ids;
+        final boolean[] afterSeal;
+
+        Leaves(List<StateObject> objects) {
+            this.objects = objects;
+            this.digests = new byte[objects.size() * Digest.LENGTH];
+            this.ids = new long[objects.size()];
+            this.afterSeal = new boolean[objects.size()];
         }
     }
 
-    private static void hashRange(List<StateObject> objects, int from, int to, byte[] out, TypeRegistry types) {
-        for (int i = from; i < to; i++) {
-            StateObject object = objects.get(i);
-            leafDigest(object, types.handlerFor(object), out, i * Digest.LENGTH);
-        }
-    }
-
-    static void leafDigest(StateObject object, TypeHandler handler, byte[] out, int offset) {
+    private static void hashRange(Leaves leaves, int from, int to, TypeRegistry types) {
         HashSink sink = HashSink.forCurrentThread();
-        sink.putByte(0x00);
-        sink.putString(handler.name());
-        handler.encode(object, sink);
-        sink.finishInto(out, offset);
+        for (int i = from; i < to; i++) {
+            StateObject object = leaves.objects.get(i);
+            TypeHandler handler = types.handlerFor(object);
+            byte[] header = types.leafHeaderFor(object); // 0x00 and the stable name, encoded once per class
+            sink.putBytes(header, 0, header.length);
+            handler.encode(object, sink);
+            sink.finishInto(leaves.digests, i * Digest.LENGTH); // leaves the sink reset for the next leaf
+            leaves.ids[i] = object.oid;
+            leaves.afterSeal[i] = handler.needsAfterSeal();
+        }
     }
 
     static Digest rootsDigest(Map<String, StateObject> roots, IdAllocator allocator) {

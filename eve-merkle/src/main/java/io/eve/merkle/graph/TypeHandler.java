@@ -35,6 +35,11 @@ interface TypeHandler {
     /** Called once the batch that dirtied the object is sealed. */
     void afterSeal(StateObject object);
 
+    /** Whether {@link #afterSeal} does anything, so that the sealer can skip the call (and the object). */
+    default boolean needsAfterSeal() {
+        return true;
+    }
+
     /**
      * Writes what changed in {@code object} since version {@code sinceSeq}, or all of it when
      * {@code whole}.

@@ -1,6 +1,7 @@
 package io.eve.merkle.graph;
 
 import io.eve.merkle.StateException;
+import io.eve.merkle.codec.BufferSink;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -31,6 +32,20 @@ final class TypeRegistry {
         }
     };
 
+    /**
+     * The first bytes of every leaf encoding of a class, 0x00 and the stable name (see {@link Sealer}),
+     * encoded once: the name is the same for every object, so it need not be re-encoded char by char.
+     */
+    private final ClassValue<byte[]> leafHeaders = new ClassValue<>() {
+        @Override
+        protected byte[] computeValue(Class<?> type) {
+            BufferSink header = new BufferSink(64);
+            header.putByte(0x00);
+            header.putString(byClass.get(type).name());
+            return header.toByteArray();
+        }
+    };
+
     TypeRegistry(Map<Class<?>, TypeHandler> builtIns, boolean manualTracking) {
         this.builtIns = Map.copyOf(builtIns);
         this.manualTracking = manualTracking;
@@ -47,6 +62,11 @@ final class TypeRegistry {
 
     TypeHandler handlerFor(StateObject object) {
         return byClass.get(object.getClass());
+    }
+
+    /** The encoded leaf header of {@code object}'s class: 0x00 and its handler's stable name. */
+    byte[] leafHeaderFor(StateObject object) {
+        return leafHeaders.get(object.getClass());
     }
 
     /** The handler for a stable name, or {@code null} if no class of that name was registered. */

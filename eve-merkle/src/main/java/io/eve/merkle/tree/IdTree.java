@@ -95,6 +95,43 @@ public final class IdTree<T> {
         checkId(id);
         beginWrite(epoch);
         growTo(id, epoch);
+        writeSlot(editableLeaf(id, epoch), id, value, digest, offset, epoch);
+        rootDigest = null;
+        pendingWrites++;
+    }
+
+    /**
+     * Writes one slot per value, as {@link #set} would one by one: value {@code i} goes to slot
+     * {@code ids[i]} with the digest at {@code i * 32} of {@code digests}. Consecutive values whose ids
+     * share a leaf node (ids in ascending order, as the sealer writes them) walk the path down once. The
+     * values are stored, never read.
+     */
+    public void setAll(List<? extends T> values, long[] ids, byte[] digests, long epoch) {
+        if (values.isEmpty()) {
+            return;
+        }
+        beginWrite(epoch);
+        Node leaf = null;
+        long leafNumber = -1;
+        for (int i = 0; i < values.size(); i++) {
+            T value = values.get(i);
+            long id = ids[i];
+            checkId(id);
+            if (leaf == null || id >>> 4 != leafNumber) {
+                // Nodes of this epoch are edited in place and never copied again within it, so the leaf
+                // stays the tree's own even if the tree grows before the next write into it.
+                growTo(id, epoch);
+                leaf = editableLeaf(id, epoch);
+                leafNumber = id >>> 4;
+            }
+            writeSlot(leaf, id, value, digests, i * Digest.LENGTH, epoch);
+        }
+        rootDigest = null;
+        pendingWrites += values.size();
+    }
+
+    /** The leaf node of slot {@code id}, copied into this epoch with its path, the path marked dirty. */
+    private Node editableLeaf(long id, long epoch) {
         root = root.editable(epoch);
         Node node = root;
         for (int level = height - 1; level > 0; level--) {
@@ -105,12 +142,14 @@ public final class IdTree<T> {
             node.dirtyMask |= 1 << index;
             node = child;
         }
+        return node;
+    }
+
+    private static void writeSlot(Node leaf, long id, Object value, byte[] digest, int offset, long epoch) {
         int index = indexAt(id, 0);
-        node.slots[index] = value;
-        System.arraycopy(digest, offset, node.digests, index * Digest.LENGTH, Digest.LENGTH);
-        node.slotEpochs[index] = epoch;
-        rootDigest = null;
-        pendingWrites++;
+        leaf.slots[index] = value;
+        System.arraycopy(digest, offset, leaf.digests, index * Digest.LENGTH, Digest.LENGTH);
+        leaf.slotEpochs[index] = epoch;
     }
 
     /** Empties slot {@code id}; its digest becomes {@link Digest#ZERO}. */

@@ -42,6 +42,41 @@ class IdTreeTest {
         assertThat(tree.rootDigest()).isEqualTo(tree.recomputeFromScratch());
     }
 
+    @Property(tries = 100)
+    void shouldWriteManySlotsAtOnceAsItWritesThemOneByOne(
+            @ForAll long seed, @ForAll @IntRange(min = 0, max = 600) int perEpoch) {
+        Random random = new Random(seed);
+        IdTree<String> oneByOne = new IdTree<>(null, 1);
+        IdTree<String> atOnce = new IdTree<>(null, 1);
+        int idRange = 1 + random.nextInt(20_000);
+        for (long epoch = 1; epoch <= 4; epoch++) {
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < perEpoch; i++) {
+                ids.add((long) random.nextInt(idRange));
+            }
+            if (random.nextBoolean()) {
+                ids.sort(null); // the sealer's order; unsorted and repeated ids must work too
+            }
+            byte[] digests = new byte[ids.size() * Digest.LENGTH];
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < ids.size(); i++) {
+                System.arraycopy(digestFor(ids.get(i), (int) epoch), 0, digests, i * Digest.LENGTH, Digest.LENGTH);
+                values.add(ids.get(i) + "@" + epoch);
+                oneByOne.set(ids.get(i), values.get(i), digests, i * Digest.LENGTH, epoch);
+            }
+            atOnce.setAll(values, ids.stream().mapToLong(Long::longValue).toArray(), digests, epoch);
+
+            assertThat(atOnce.snapshot().rootDigest())
+                    .isEqualTo(oneByOne.snapshot().rootDigest());
+            assertThat(atOnce.height()).isEqualTo(oneByOne.height());
+            List<String> changed = new ArrayList<>();
+            atOnce.forEachChangedSince(epoch - 1, (id, value, lastModified) -> changed.add(id + "=" + value));
+            List<String> expected = new ArrayList<>();
+            oneByOne.forEachChangedSince(epoch - 1, (id, value, lastModified) -> expected.add(id + "=" + value));
+            assertThat(changed).isEqualTo(expected);
+        }
+    }
+
     @Test
     void shouldKeepSnapshotsIntactAfterLaterWrites() {
         IdTree<String> tree = new IdTree<>(null, 1);

@@ -3,13 +3,15 @@ package io.eve.mixer.experiment;
 import io.eve.mixer.BatchKeys;
 import io.eve.mixer.Mixer;
 import io.eve.mixer.ParallelBatch;
+import io.eve.mixer.Partition;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * A decorator that changes a batch's conflict keys, deterministically from the batch seed, before the
- * decorated mixer sees them, and shows the decorated mixer the same rewritten batch on rollback. The
- * rate is a probability in [0, 1]. Thread-safe if the decorated mixer is.
+ * decorated mixer sees them, and shows the decorated mixer the same rewritten batch on rollback. Its
+ * {@link #partition} carries the keys the decorated mixer used, so the mistakes reach the execution order
+ * and not only the split. The rate is a probability in [0, 1]. Thread-safe if the decorated mixer is.
  */
 abstract class KeyRewritingMixer implements Mixer {
     final Mixer inner;
@@ -28,7 +30,12 @@ abstract class KeyRewritingMixer implements Mixer {
 
     @Override
     public final List<ParallelBatch> mix(BatchKeys batch) {
-        return inner.mix(rewrite(batch));
+        return partition(batch).parallelBatches();
+    }
+
+    @Override
+    public final Partition partition(BatchKeys batch) {
+        return inner.partition(rewrite(batch));
     }
 
     /** Forwards to the decorated mixer the batch as it saw it. */

@@ -4,6 +4,7 @@ import io.eve.mixer.BatchKeys;
 import io.eve.mixer.ConflictKeys;
 import io.eve.mixer.Mixer;
 import io.eve.mixer.ParallelBatch;
+import io.eve.mixer.Partition;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -50,7 +51,13 @@ public final class RollbackFeedbackMixer implements Mixer {
 
     @Override
     public List<ParallelBatch> mix(BatchKeys batch) {
-        return inner.mix(coarsen(batch, rules));
+        return partition(batch).parallelBatches();
+    }
+
+    /** The decorated mixer's partition of the coarsened batch, whose keys order execution too. */
+    @Override
+    public Partition partition(BatchKeys batch) {
+        return inner.partition(coarsen(batch, rules));
     }
 
     @Override

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.eve.mixer.BatchKeys;
 import io.eve.mixer.Mixer;
 import io.eve.mixer.ParallelBatch;
+import io.eve.mixer.Partition;
 import io.eve.mixer.StubMixer;
 import io.eve.mixer.TestBatches;
 import io.eve.mixer.conflict.KeyConflictMixer;
@@ -66,6 +67,27 @@ class FalseNegativeMixerTest {
         }
 
         assertThat(partitions).hasSizeGreaterThan(5);
+    }
+
+    @Property
+    void shouldHandExecutionTheKeysItMixedBy(
+            @ForAll("batches") BatchKeys batch, @ForAll @DoubleRange(min = 0, max = 1) double rate) {
+        FalseNegativeMixer mixer = new FalseNegativeMixer(KeyConflictMixer.unbounded(), rate);
+
+        Partition partition = mixer.partition(batch);
+
+        assertThat(partition.keys()).isEqualTo(mixer.rewrite(batch));
+        assertThat(partition.parallelBatches()).isEqualTo(mixer.mix(batch));
+    }
+
+    @Test
+    void shouldLeaveExecutionNoConflictToOrderByAtRateOne() {
+        BatchKeys batch = TestBatches.crowded(0, 6, 2);
+
+        Partition partition = new FalseNegativeMixer(KeyConflictMixer.unbounded(), 1.0).partition(batch);
+
+        assertThat(conflictingPairs(batch)).isPositive();
+        assertThat(conflictingPairs(partition.keys())).isZero();
     }
 
     @Test

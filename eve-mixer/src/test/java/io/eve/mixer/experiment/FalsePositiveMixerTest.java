@@ -10,6 +10,7 @@ import io.eve.mixer.BatchKeys;
 import io.eve.mixer.ConflictKeys;
 import io.eve.mixer.Mixer;
 import io.eve.mixer.ParallelBatch;
+import io.eve.mixer.Partition;
 import io.eve.mixer.StubMixer;
 import io.eve.mixer.TestBatches;
 import io.eve.mixer.conflict.KeyConflictMixer;
@@ -68,6 +69,36 @@ class FalsePositiveMixerTest {
         }
 
         assertThat(partitions).hasSizeGreaterThan(5);
+    }
+
+    @Property
+    void shouldHandExecutionTheKeysItMixedBy(
+            @ForAll("batches") BatchKeys batch, @ForAll @DoubleRange(min = 0, max = 1) double rate) {
+        FalsePositiveMixer mixer = new FalsePositiveMixer(KeyConflictMixer.unbounded(), rate);
+
+        Partition partition = mixer.partition(batch);
+
+        assertThat(partition.keys()).isEqualTo(mixer.rewrite(batch));
+        assertThat(partition.parallelBatches()).isEqualTo(mixer.mix(batch));
+    }
+
+    @Test
+    void shouldMakeEveryPairConflictForExecutionAtRateOne() {
+        BatchKeys batch = independent(0, 4);
+
+        Partition partition = new FalsePositiveMixer(KeyConflictMixer.unbounded(), 1.0).partition(batch);
+
+        assertThat(conflictingPairs(batch)).isZero();
+        assertThat(conflictingPairs(partition.keys())).isEqualTo(6);
+    }
+
+    @Test
+    void shouldHandExecutionTheKeysOfBothDecoratorsWhenStacked() {
+        BatchKeys batch = TestBatches.crowded(5, 20, 6);
+        FalseNegativeMixer misses = new FalseNegativeMixer(KeyConflictMixer.unbounded(), 0.3);
+        FalsePositiveMixer invents = new FalsePositiveMixer(misses, 0.1);
+
+        assertThat(invents.partition(batch).keys()).isEqualTo(misses.rewrite(invents.rewrite(batch)));
     }
 
     @Test

@@ -33,6 +33,22 @@ class RollbackFeedbackMixerTest {
     }
 
     @Test
+    void shouldHandExecutionTheCoarsenedKeys() {
+        rollBackBatchTenWithAAndBInParallel();
+        BatchKeys next = nextBatch(11);
+
+        BatchKeys ordering = mixer.partition(next).keys();
+
+        // The two reads of "a" share no write, but after the rollback they must also wait for each other when
+        // they run, not only sit in different parallel batches.
+        assertThat(next.requests().get(0).conflictsWith(next.requests().get(1))).isFalse();
+        assertThat(ordering.requests().get(0).conflictsWith(ordering.requests().get(1)))
+                .isTrue();
+        assertThat(ordering.requests().get(0).conflictsWith(ordering.requests().get(3)))
+                .isFalse();
+    }
+
+    @Test
     void shouldCoarsenTheRolledBackSeqAndTheWindowAfterIt() {
         rollBackBatchTenWithAAndBInParallel();
 
