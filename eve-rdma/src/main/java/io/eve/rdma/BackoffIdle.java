@@ -5,9 +5,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * How the transport's thread waits when a pass found no work (modelled on Agrona's {@code
  * BackoffIdleStrategy}): it spins {@code spins} times, then yields {@code yields} times, then parks for a
- * pause that doubles from {@code minParkNanos} up to {@code maxParkNanos}. Any work resets it. A ring
- * entry cannot wake a parked thread (one-sided writes raise no event), so the longest pause bounds the
- * latency an idle pair adds; sends wake the thread at once ({@link LockSupport#unpark}).
+ * pause that doubles from {@code minParkNanos} up to {@code maxParkNanos}. Any work resets it. Sends,
+ * control frames and doorbells wake a parked thread at once ({@link LockSupport#unpark}); before its first
+ * park the transport arms its doorbells ({@link #parksNext()}), and a ring entry that raises no doorbell
+ * waits for the park to end.
  *
  * <p>Not thread-safe: one thread idles with it.
  */
@@ -50,6 +51,11 @@ final class BackoffIdle {
             LockSupport.parkNanos(parkNanos);
             parkNanos = Math.min(parkNanos * 2, maxParkNanos);
         }
+    }
+
+    /** Whether the next idle pass parks (the spins and yields are over): the moment to arm doorbells. */
+    boolean parksNext() {
+        return idlePasses >= spins + yields;
     }
 
     /** The pause the next park would take, in nanoseconds (for status). */
