@@ -98,13 +98,14 @@ final class BenchCluster implements AutoCloseable {
                                 .listen(new InetSocketAddress("127.0.0.1", 0))
                                 .peers(addresses::get)
                                 .build());
-            case RING -> {
+            case RING, POLL -> {
                 RdmaTransport transport = RdmaTransport.builder()
                         .self(node)
                         .listen(new InetSocketAddress("127.0.0.1", 0))
                         .peers(addresses::get)
                         .fabric(fabric.node(node))
                         .maxIdleParkMicros(Long.getLong("bench.maxIdleParkMicros", 1_000))
+                        .doorbells(path == RingClusterBenchmark.Path.RING)
                         .build();
                 rings.add(transport);
                 yield published(node, transport);
