@@ -80,6 +80,9 @@ public final class RingWriter {
      * @return whether a doorbell was posted
      */
     public boolean wakeIfAsleep() {
+        if (tail <= credit.consumed()) {
+            return false; // the reader has read everything we wrote: nothing to wake it for (no record read)
+        }
         Credit latest = Credit.read(localRegion);
         if (latest == null || latest.sleep() <= rung || tail <= latest.consumed() || remote.postSlots() < 1) {
             return false;

@@ -106,6 +106,8 @@ final class BenchCluster implements AutoCloseable {
                         .fabric(fabric.node(node))
                         .maxIdleParkMicros(Long.getLong("bench.maxIdleParkMicros", 1_000))
                         .doorbells(path == RingClusterBenchmark.Path.RING)
+                        .idleSpins(
+                                Integer.getInteger("bench.idleSpins", 100), Integer.getInteger("bench.idleYields", 20))
                         .build();
                 rings.add(transport);
                 yield published(node, transport);
