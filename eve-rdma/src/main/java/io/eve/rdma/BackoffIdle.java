@@ -7,8 +7,8 @@ import java.util.concurrent.locks.LockSupport;
  * BackoffIdleStrategy}): it spins {@code spins} times, then yields {@code yields} times, then parks for a
  * pause that doubles from {@code minParkNanos} up to {@code maxParkNanos}. Any work resets it. Sends,
  * control frames and doorbells wake a parked thread at once ({@link LockSupport#unpark}); before its first
- * park the transport arms its doorbells ({@link #parksNext()}), and a ring entry that raises no doorbell
- * waits for the park to end.
+ * park the transport arms its doorbells ({@link #parksNext()}) and then parks for the longest pause at
+ * once; a ring entry that raises no doorbell waits for the park to end.
  *
  * <p>Not thread-safe: one thread idles with it.
  */
@@ -34,6 +34,14 @@ final class BackoffIdle {
 
     /** Waits after a pass that did {@code work} units of work (none waits longer each time; any resets). */
     void idle(boolean work) {
+        idle(work, false);
+    }
+
+    /**
+     * As {@link #idle(boolean)}; when {@code armed} (a doorbell will wake the thread) a park takes the longest
+     * pause at once: one park per idle spell instead of a series of short ones, each a wake-up and a pass.
+     */
+    void idle(boolean work, boolean armed) {
         if (work) {
             idlePasses = 0;
             parkNanos = minParkNanos;
@@ -47,6 +55,8 @@ final class BackoffIdle {
             Thread.onSpinWait();
         } else if (pass < spins + yields) {
             Thread.yield();
+        } else if (armed) {
+            LockSupport.parkNanos(maxParkNanos);
         } else {
             LockSupport.parkNanos(parkNanos);
             parkNanos = Math.min(parkNanos * 2, maxParkNanos);

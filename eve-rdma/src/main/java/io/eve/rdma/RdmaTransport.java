@@ -516,7 +516,8 @@ public final class RdmaTransport implements Transport {
      * Passes until closed. Before the first park of an idle spell (and again after a doorbell that brought no
      * work) it arms every open pair's doorbell with a new sleep epoch and takes one last look: an entry that
      * landed before the peer read our sleep record is found by that look, any later one makes the peer ring.
-     * The first pass with work disarms.
+     * Armed, it parks for the longest pause at once (a doorbell, a send or a control frame wakes it). The
+     * first pass with work disarms.
      */
     private void run() {
         BackoffIdle idle = new BackoffIdle(idleSpins, idleYields, MIN_PARK_NANOS, maxParkNanos);
@@ -544,7 +545,7 @@ public final class RdmaTransport implements Transport {
                     armed = false;
                     peers.values().forEach(PeerLink::disarm);
                 }
-                idle.idle(work);
+                idle.idle(work, armed);
             } catch (RuntimeException e) {
                 // A bug rather than a fabric error (those degrade their pair where they happen): keep serving.
                 LOG.error("node {}: the RDMA transport thread caught an error; it goes on", self, e);

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A ring entry wakes a receiver whose thread went to sleep: the receiver's parks here last an hour, longer
- * than the test may run, so every message below arrives only because the sender rang the doorbell its
- * receiver armed (or because the receiver's last look before sleeping found it).
+ * A ring entry wakes a receiver whose thread went to sleep: an armed receiver parks for its longest pause at
+ * once, an hour here, longer than the test may run, so every message below arrives only because the sender
+ * rang the doorbell its receiver armed (or because the receiver's last look before sleeping found it).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DoorbellTest {
