@@ -5,9 +5,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * How the transport's thread waits when a pass found no work (modelled on Agrona's {@code
  * BackoffIdleStrategy}): it spins {@code spins} times, then yields {@code yields} times, then parks for a
- * pause that doubles from {@code minParkNanos} up to {@code maxParkNanos}. Any work resets it. A ring
- * entry cannot wake a parked thread (one-sided writes raise no event), so the longest pause bounds the
- * latency an idle pair adds; sends wake the thread at once ({@link LockSupport#unpark}).
+ * pause that doubles from {@code minParkNanos} up to {@code maxParkNanos}. Any work resets it. Sends,
+ * control frames and doorbells wake a parked thread at once ({@link LockSupport#unpark}); before its first
+ * park the transport arms its doorbells ({@link #parksNext()}) and then parks for the longest pause at
+ * once; a ring entry that raises no doorbell waits for the park to end.
  *
  * <p>Not thread-safe: one thread idles with it.
  */
@@ -33,6 +34,14 @@ final class BackoffIdle {
 
     /** Waits after a pass that did {@code work} units of work (none waits longer each time; any resets). */
     void idle(boolean work) {
+        idle(work, false);
+    }
+
+    /**
+     * As {@link #idle(boolean)}; when {@code armed} (a doorbell will wake the thread) a park takes the longest
+     * pause at once: one park per idle spell instead of a series of short ones, each a wake-up and a pass.
+     */
+    void idle(boolean work, boolean armed) {
         if (work) {
             idlePasses = 0;
             parkNanos = minParkNanos;
@@ -46,10 +55,17 @@ final class BackoffIdle {
             Thread.onSpinWait();
         } else if (pass < spins + yields) {
             Thread.yield();
+        } else if (armed) {
+            LockSupport.parkNanos(maxParkNanos);
         } else {
             LockSupport.parkNanos(parkNanos);
             parkNanos = Math.min(parkNanos * 2, maxParkNanos);
         }
+    }
+
+    /** Whether the next idle pass parks (the spins and yields are over): the moment to arm doorbells. */
+    boolean parksNext() {
+        return idlePasses >= spins + yields;
     }
 
     /** The pause the next park would take, in nanoseconds (for status). */

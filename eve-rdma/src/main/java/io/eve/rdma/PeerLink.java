@@ -7,6 +7,7 @@ import io.eve.rdma.ring.Poll;
 import io.eve.rdma.ring.RingLayout;
 import io.eve.rdma.ring.RingReader;
 import io.eve.rdma.ring.RingWriter;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
@@ -128,6 +129,7 @@ final class PeerLink {
     volatile long degrades;
     volatile long upgrades;
     volatile long spills;
+    volatile long doorbellsRung;
     volatile long connectTimeouts;
     volatile String lastDegradeReason;
 
@@ -177,16 +179,21 @@ final class PeerLink {
         queue.add(new Outgoing(nextSeq++, frame, now));
     }
 
-    /** Moves waiting messages onto a path, in order: the ring while credit lasts, else the control channel. */
+    /**
+     * Moves waiting messages onto a path, in order: the ring while credit lasts, else the control channel;
+     * then, if entries went into the ring, rings the peer's doorbell should its thread have gone to sleep.
+     */
     void drain(long now) {
         checkWritePath();
+        boolean appended = false;
         for (Outgoing next = queue.peek(); next != null; next = queue.peek()) {
             if (ringReady() && next.frame.length <= layout.maxPayload()) {
                 if (!rings.writer.tryAppend(next.seq, next.frame, 0, next.frame.length)) {
                     rings.writer.flush();
                     spillBeyondLimit();
-                    return;
+                    break;
                 }
+                appended = true;
                 next.postedNanos = now;
                 sentByRing++;
             } else {
@@ -194,6 +201,36 @@ final class PeerLink {
             }
             queue.poll();
             retain(next);
+        }
+        if (appended) {
+            // Our entries are placed before we read the peer's sleep record; it wrote that record before its
+            // last look at the ring (Dekker): one of the two sides sees the other.
+            VarHandle.fullFence();
+            wakePeer();
+        }
+    }
+
+    private void wakePeer() {
+        if (ringReady() && rings.writer.wakeIfAsleep()) {
+            doorbellsRung++;
+        }
+    }
+
+    /**
+     * Before the transport's thread sleeps: tells the peer, through the credit record of our ring, that we
+     * sleep (epoch {@code epoch}) and how far we consumed, so it rings our doorbell for anything beyond.
+     * Only an open pair can: while connecting, the peer's entries wait for the longest park.
+     */
+    void arm(long epoch) {
+        if (path == PathState.OPEN && rings != null && rings.remote != null) {
+            rings.reader.arm(rings.remote, sequencer.acked(), epoch);
+        }
+    }
+
+    /** Our thread is awake again: credit records stop carrying the sleep epoch. */
+    void disarm() {
+        if (rings != null) {
+            rings.reader.disarm();
         }
     }
 
@@ -250,6 +287,7 @@ final class PeerLink {
                 lastCreditProgressNanos = now;
             }
             release(credit.acked(), now);
+            wakePeer();
         }
         Poll result = Poll.EMPTY;
         for (int i = 0; i < POLL_BUDGET && path != PathState.DEGRADED && rings != null; i++) {

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
@@ -43,14 +45,13 @@ import org.slf4j.LoggerFactory;
  * pair returns to rings once a re-probe works ({@code eve.rdma.upgrades}); see {@link PeerLink}.
  *
  * <p>Thread-safe. One thread per node ("rdma-node-N") polls the rings, moves messages onto paths and
- * delivers to the receiver, one message at a time; when idle it spins briefly, yields, then parks for
- * pauses growing to {@link Builder#maxIdleParkMicros} ({@link BackoffIdle}). Blocking fabric calls run on
- * "rdma-verbs-N" threads, never on it.
+ * delivers to the receiver, one message at a time; when idle it spins briefly, yields, arms its doorbells
+ * (peers that then write into its rings ring it), then parks for pauses growing to {@link
+ * Builder#maxIdleParkMicros} ({@link BackoffIdle}). Blocking fabric calls run on "rdma-verbs-N" threads,
+ * never on it.
  */
 public final class RdmaTransport implements Transport {
     private static final Logger LOG = LoggerFactory.getLogger(RdmaTransport.class);
-    private static final int IDLE_SPINS = 100;
-    private static final int IDLE_YIELDS = 20;
     private static final long MIN_PARK_NANOS = 1_000;
 
     private final int self;
@@ -61,6 +62,11 @@ public final class RdmaTransport implements Transport {
     private final long incarnation = new SecureRandom().nextLong() | 1;
     private final PeerLink.Settings settings;
     private final long maxParkNanos;
+    private final boolean doorbells;
+    private final int idleSpins;
+    private final int idleYields;
+    private final AtomicLong doorbellsReceived = new AtomicLong();
+    private volatile long sleeps;
     private final MeterRegistry meters;
     private final ExecutorService verbs;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
@@ -81,6 +87,9 @@ public final class RdmaTransport implements Transport {
                 TimeUnit.MILLISECONDS.toNanos(builder.maxReprobeMillis),
                 TimeUnit.MILLISECONDS.toNanos(builder.connectTimeoutMillis));
         this.maxParkNanos = TimeUnit.MICROSECONDS.toNanos(builder.maxIdleParkMicros);
+        this.doorbells = builder.doorbells;
+        this.idleSpins = builder.idleSpins;
+        this.idleYields = builder.idleYields;
         this.meters = builder.meters == null ? new SimpleMeterRegistry() : builder.meters;
         AtomicInteger threads = new AtomicInteger();
         this.verbs = Executors.newCachedThreadPool(runnable -> {
@@ -115,6 +124,9 @@ public final class RdmaTransport implements Transport {
         private long maxReprobeMillis = 30_000;
         private long connectTimeoutMillis = 5_000;
         private long maxIdleParkMicros = 1_000;
+        private int idleSpins = 100;
+        private int idleYields = 20;
+        private boolean doorbells = true;
         private MeterRegistry meters;
 
         private Builder() {}
@@ -167,6 +179,31 @@ public final class RdmaTransport implements Transport {
          */
         public Builder maxIdleParkMicros(long micros) {
             this.maxIdleParkMicros = positive(micros, "maxIdleParkMicros");
+            return this;
+        }
+
+        /**
+         * How many passes an idle transport thread spins, then yields, before it arms its doorbells and parks
+         * (default 100 and 20): spinning finds the next message sooner, at the price of a core the other
+         * threads of the process do not get meanwhile.
+         */
+        public Builder idleSpins(int spins, int yields) {
+            if (spins < 0 || yields < 0) {
+                throw new IllegalArgumentException(
+                        "idle spins and yields must not be negative, got " + spins + " and " + yields);
+            }
+            this.idleSpins = spins;
+            this.idleYields = yields;
+            return this;
+        }
+
+        /**
+         * Whether an idle transport thread arms doorbells before it parks (default on): peers that write into
+         * its rings then ring it ({@link RemoteRegion#doorbell()}, a write with immediate data) and it wakes at
+         * once; off, a ring entry waits until the park ends (up to {@link #maxIdleParkMicros}).
+         */
+        public Builder doorbells(boolean on) {
+            this.doorbells = on;
             return this;
         }
 
@@ -252,6 +289,7 @@ public final class RdmaTransport implements Transport {
     @Override
     public void start(Receiver receiver) {
         this.receiver = Objects.requireNonNull(receiver, "receiver");
+        fabric.doorbells(this::onDoorbell);
         control.start();
         Thread thread = new Thread(this::run, "rdma-node-" + self);
         thread.setDaemon(true);
@@ -348,6 +386,31 @@ public final class RdmaTransport implements Transport {
     public long[] sentCounts(int peer) {
         PeerLink link = peers.get(peer);
         return link == null ? new long[2] : new long[] {link.sentByRing, link.sentByControl};
+    }
+
+    /** Doorbells this node rang at {@code peer} (its thread had gone to sleep with our entries unread). */
+    public long doorbellsRung(int peer) {
+        PeerLink link = peers.get(peer);
+        return link == null ? 0 : link.doorbellsRung;
+    }
+
+    /** How many times this node's thread armed its doorbells to go to sleep (each idle spell, at least once). */
+    public long sleeps() {
+        return sleeps;
+    }
+
+    /** Doorbells peers rang at this node. */
+    public long doorbellsReceived() {
+        return doorbellsReceived.get();
+    }
+
+    /** Called by the fabric, on its thread, when a peer rang: wakes the transport's thread. */
+    private void onDoorbell(int peer) {
+        doorbellsReceived.incrementAndGet();
+        Thread thread = loop;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+        }
     }
 
     /** How many times this node dialled {@code peer}'s control channel and failed. */
@@ -449,11 +512,40 @@ public final class RdmaTransport implements Transport {
         }
     }
 
+    /**
+     * Passes until closed. Before the first park of an idle spell (and again after a doorbell that brought no
+     * work) it arms every open pair's doorbell with a new sleep epoch and takes one last look: an entry that
+     * landed before the peer read our sleep record is found by that look, any later one makes the peer ring.
+     * Armed, it parks for the longest pause at once (a doorbell, a send or a control frame wakes it). The
+     * first pass with work disarms.
+     */
     private void run() {
-        BackoffIdle idle = new BackoffIdle(IDLE_SPINS, IDLE_YIELDS, MIN_PARK_NANOS, maxParkNanos);
+        BackoffIdle idle = new BackoffIdle(idleSpins, idleYields, MIN_PARK_NANOS, maxParkNanos);
+        long epoch = 0;
+        long doorbellsAtArm = 0;
+        boolean armed = false;
         while (!closed) {
             try {
-                idle.idle(pass());
+                boolean work = pass();
+                if (!work && doorbells && idle.parksNext()) {
+                    long rung = doorbellsReceived.get();
+                    if (!armed || rung != doorbellsAtArm) {
+                        doorbellsAtArm = rung;
+                        armed = true;
+                        epoch++;
+                        sleeps = epoch;
+                        for (PeerLink link : peers.values()) {
+                            link.arm(epoch);
+                        }
+                        VarHandle.fullFence();
+                        work = pass();
+                    }
+                }
+                if (work && armed) {
+                    armed = false;
+                    peers.values().forEach(PeerLink::disarm);
+                }
+                idle.idle(work, armed);
             } catch (RuntimeException e) {
                 // A bug rather than a fabric error (those degrade their pair where they happen): keep serving.
                 LOG.error("node {}: the RDMA transport thread caught an error; it goes on", self, e);

@@ -25,6 +25,17 @@ public interface RemoteRegion extends AutoCloseable {
     CompletableFuture<Void> write(long offset, ByteBuffer source);
 
     /**
+     * Posts a doorbell behind the writes posted so far: the owner's fabric hands our id to its doorbell
+     * listener ({@link OneSidedFabric#doorbells}) once those writes are placed. On verbs this is a zero-length
+     * {@code IBV_WR_RDMA_WRITE_WITH_IMM}: it consumes a receive the owner posted and raises a completion on the
+     * owner's completion queue, whose completion channel wakes the thread blocked on it. It counts against the
+     * send queue like a write ({@link #postSlots()}), and fails like one when the path is broken.
+     *
+     * @return completes when the doorbell was delivered, or fails with {@link FabricException}
+     */
+    CompletableFuture<Void> doorbell();
+
+    /**
      * How many more writes may be posted now without overfilling the path's send queue (a queue pair's
      * outstanding work requests); the ring waits, as for credit, when it needs more than this.
      */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.eve.protocol.Message;
 import io.eve.rdma.memory.InMemoryFabric;
 import io.eve.rdma.memory.Placement;
+import io.eve.rdma.memory.WriteFaults;
 import io.eve.rdma.ring.RingLayout;
 import io.eve.transport.Transport;
 import java.util.List;
@@ -95,6 +96,33 @@ class FaultInjectionTest {
         assertThat(transport(1).degrades(2))
                 .as("the generation open at the heal degraded too")
                 .isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void shouldIgnoreAStaleCompletionOfAQueuePairWhoseNumberWasReused() throws Exception {
+        // A device dispatches completions by queue-pair number and reuses the number of a destroyed queue pair;
+        // a flushed completion of the old one still in the completion queue then reaches the new one. Work
+        // request ids that restarted at 1 per connection let it fail the fresh generation (which then failed
+        // again in every later one that reused the number); ids that name their path make it stale.
+        start(builder -> builder.livenessMillis(1_000));
+        awaitRings();
+        streamAndAwait();
+        fabric.staleCompletions(true);
+        fabric.faults((writer, owner, offset, length) -> writer == 1 ? Placement.drop() : Placement.NOW);
+        streamAndAwait();
+        await(() -> transport(1).degrades(2) > 0 && transport(2).degrades(1) > 0);
+        fabric.faults(WriteFaults.NONE);
+        awaitFreshRings();
+        long degrades = transport(1).degrades(2) + transport(2).degrades(1);
+        long viaRing = transport(1).sentCounts(2)[0];
+        streamAndAwait();
+        assertThat(fabric.staleCompletionsDelivered())
+                .as("flushed completions of destroyed queue pairs reached the pairs that reused their numbers")
+                .isPositive();
+        assertThat(transport(1).degrades(2) + transport(2).degrades(1))
+                .as("degrades after the fresh rings opened")
+                .isEqualTo(degrades);
+        assertThat(transport(1).sentCounts(2)[0]).isGreaterThan(viaRing);
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

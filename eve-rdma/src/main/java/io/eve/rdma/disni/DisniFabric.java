@@ -19,7 +19,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +48,7 @@ public final class DisniFabric implements OneSidedFabric {
     private static final int SEND_QUEUE_DEPTH = 256;
     private static final int SIGNAL_INTERVAL = SEND_QUEUE_DEPTH / 4;
     private static final int MAX_INLINE = 64;
+    private static final int DOORBELL_RECEIVES = 16;
     private static final int DEFAULT_MAX_PEERS = 32;
     private static final long ACCEPT_RETRY_MILLIS = 100;
 
@@ -55,6 +58,8 @@ public final class DisniFabric implements OneSidedFabric {
     private final Map<Integer, IbvMr> registrations = new ConcurrentHashMap<>();
     private final Map<Integer, RingEndpoint> accepted = new ConcurrentHashMap<>();
     private final AtomicInteger nextAccepted = new AtomicInteger();
+    private final AtomicLong paths = new AtomicLong();
+    private volatile IntConsumer doorbells = peer -> {};
     private RingEndpointGroup group;
     private RdmaServerEndpoint<RingEndpoint> server;
     private ExecutorService connector;
@@ -86,9 +91,13 @@ public final class DisniFabric implements OneSidedFabric {
         RingEndpointGroup created = null;
         try {
             // Both directions of every pair end on this device's one completion queue: room for every
-            // outgoing queue pair's whole send queue, and the accepted ones' (which post nothing).
+            // outgoing queue pair's whole send queue, and every accepted one's doorbell receives.
             created = new RingEndpointGroup(
-                    TIMEOUT_MILLIS, SEND_QUEUE_DEPTH, SEND_QUEUE_DEPTH * maxPeers + 2 * maxPeers, MAX_INLINE);
+                    TIMEOUT_MILLIS,
+                    SEND_QUEUE_DEPTH,
+                    DOORBELL_RECEIVES,
+                    (SEND_QUEUE_DEPTH + 2 * DOORBELL_RECEIVES) * maxPeers,
+                    MAX_INLINE);
             RingEndpointGroup owner = created;
             created.init((id, serverSide) -> new RingEndpoint(owner, id, serverSide));
             RdmaServerEndpoint<RingEndpoint> bound = created.createServerEndpoint();
@@ -163,6 +172,18 @@ public final class DisniFabric implements OneSidedFabric {
         // Peers reconnect on every new ring generation: forget the connections they closed.
         accepted.values().removeIf(RingEndpoint::isClosed);
         accepted.put(nextAccepted.getAndIncrement(), endpoint);
+        try {
+            endpoint.receiveDoorbells(peer -> doorbells.accept(peer), paths.incrementAndGet(), DOORBELL_RECEIVES);
+        } catch (IOException e) {
+            // Without receives the peer's doorbells wait (receiver not ready, retried): its writes still land,
+            // and this node finds them on its next poll.
+            LOG.warn("node {}: posting doorbell receives on an accepted connection failed: {}", self, e.toString());
+        }
+    }
+
+    @Override
+    public void doorbells(IntConsumer onDoorbell) {
+        this.doorbells = java.util.Objects.requireNonNull(onDoorbell, "onDoorbell");
     }
 
     @Override
@@ -207,8 +228,16 @@ public final class DisniFabric implements OneSidedFabric {
         ByteBuffer staging = ByteBuffer.allocateDirect(remote.length()).order(ByteOrder.LITTLE_ENDIAN);
         try {
             IbvMr mr = endpoint.registerMemory(staging).execute().free().getMr();
-            DisniRemoteRegion region =
-                    new DisniRemoteRegion(peer, endpoint, remote, staging, mr, SIGNAL_INTERVAL, endpoint.maxInline());
+            DisniRemoteRegion region = new DisniRemoteRegion(
+                    self,
+                    paths.incrementAndGet(),
+                    peer,
+                    endpoint,
+                    remote,
+                    staging,
+                    mr,
+                    SIGNAL_INTERVAL,
+                    endpoint.maxInline());
             endpoint.attach(region);
             return region;
         } catch (IOException e) {

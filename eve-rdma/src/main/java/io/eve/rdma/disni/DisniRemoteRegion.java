@@ -4,6 +4,7 @@ import com.ibm.disni.verbs.IbvMr;
 import io.eve.rdma.FabricException;
 import io.eve.rdma.RegionDescriptor;
 import io.eve.rdma.RemoteRegion;
+import io.eve.rdma.verbs.PendingWrites;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -27,6 +28,7 @@ final class DisniRemoteRegion implements RemoteRegion {
     private static final Logger LOG = LoggerFactory.getLogger(DisniRemoteRegion.class);
     private static final long CLOSE_WAIT_NANOS = 1_000_000_000L;
 
+    private final int self;
     private final int peer;
     private final RingEndpoint endpoint;
     private final RegionDescriptor descriptor;
@@ -34,10 +36,11 @@ final class DisniRemoteRegion implements RemoteRegion {
     private final IbvMr stagingMr;
     private final SignalPolicy signals;
     private final int maxInline;
-    private final PendingWrites pending = new PendingWrites();
-    private long nextWrId;
+    private final PendingWrites pending;
 
     DisniRemoteRegion(
+            int self,
+            long path,
             int peer,
             RingEndpoint endpoint,
             RegionDescriptor descriptor,
@@ -45,6 +48,8 @@ final class DisniRemoteRegion implements RemoteRegion {
             IbvMr stagingMr,
             int signalInterval,
             int maxInline) {
+        this.self = self;
+        this.pending = new PendingWrites(path);
         this.peer = peer;
         this.endpoint = endpoint;
         this.descriptor = descriptor;
@@ -64,6 +69,29 @@ final class DisniRemoteRegion implements RemoteRegion {
         int length = source.remaining();
         staging.put((int) offset, source, source.position(), length);
         return post(offset, length, signals.next(false));
+    }
+
+    /**
+     * A zero-length {@code IBV_WR_RDMA_WRITE_WITH_IMM} carrying our node id: it consumes one of the receives the
+     * peer's accepting endpoint keeps posted, and the peer's completion channel wakes DiSNI's completion thread
+     * there, which rings the peer's doorbell listener. Ordered behind every write posted before it.
+     */
+    @Override
+    public CompletableFuture<Void> doorbell() {
+        PendingWrites.Posted posted = pending.add();
+        if (posted.done().isDone()) {
+            return posted.done();
+        }
+        try {
+            endpoint.postSend(List.of(WorkRequests.doorbell(
+                            posted.wrId(), descriptor.address(), descriptor.rkey(), self, signals.next(false))))
+                    .execute()
+                    .free();
+        } catch (IOException e) {
+            pending.failAll(
+                    new FabricException("posting a doorbell to node " + peer + " failed: " + e.getMessage(), e));
+        }
+        return posted.done();
     }
 
     @Override
@@ -88,14 +116,13 @@ final class DisniRemoteRegion implements RemoteRegion {
     }
 
     private CompletableFuture<Void> post(long offset, int length, boolean signaled) {
-        long wrId = ++nextWrId;
-        CompletableFuture<Void> done = pending.add(wrId);
-        if (done.isDone()) {
-            return done;
+        PendingWrites.Posted posted = pending.add();
+        if (posted.done().isDone()) {
+            return posted.done();
         }
         try {
             endpoint.postSend(List.of(WorkRequests.write(
-                            wrId,
+                            posted.wrId(),
                             stagingMr.getAddr() + offset,
                             length,
                             stagingMr.getLkey(),
@@ -108,14 +135,18 @@ final class DisniRemoteRegion implements RemoteRegion {
         } catch (IOException e) {
             pending.failAll(new FabricException("posting a write to node " + peer + " failed: " + e.getMessage(), e));
         }
-        return done;
+        return posted.done();
     }
 
+    /**
+     * A completion DiSNI dispatched to this queue pair's number. One whose work-request id another queue pair
+     * handed out (a destroyed one whose number the device reused) is ignored.
+     */
     void onCompletion(long wrId, int status, int vendorError) {
-        if (Completions.succeeded(status)) {
-            pending.completeThrough(wrId);
-        } else {
-            pending.failAll(Completions.failure(status, vendorError, wrId, peer));
+        boolean ours = pending.onCompletion(
+                wrId, Completions.succeeded(status) ? null : Completions.failure(status, vendorError, wrId, peer));
+        if (!ours) {
+            LOG.debug("node {}: ignoring a stale completion of work request {} (status {})", peer, wrId, status);
         }
     }
 

@@ -26,16 +26,20 @@ final class RingEndpointGroup extends RdmaActiveEndpointGroup<RingEndpoint> {
     private static final Logger LOG = LoggerFactory.getLogger(RingEndpointGroup.class);
     private final int requestedInline;
     private final int sendQueueDepth;
+    private final int receiveQueueDepth;
     private final RdmaConnParam connParam;
 
     /**
      * @param sendQueueDepth work requests each queue pair's send queue holds
+     * @param receiveQueueDepth receives each queue pair's receive queue holds (the doorbells in flight)
      * @param cqSize entries of the shared completion queue (at least {@code sendQueueDepth} per endpoint)
      * @param requestedInline bytes of inline data each queue pair asks for
      */
-    RingEndpointGroup(int timeoutMillis, int sendQueueDepth, int cqSize, int requestedInline) throws IOException {
+    RingEndpointGroup(int timeoutMillis, int sendQueueDepth, int receiveQueueDepth, int cqSize, int requestedInline)
+            throws IOException {
         super(timeoutMillis, false, sendQueueDepth, 1, cqSize);
         this.requestedInline = requestedInline;
+        this.receiveQueueDepth = receiveQueueDepth;
         this.sendQueueDepth = sendQueueDepth;
         this.connParam = ConnectionParameters.forRings();
     }
@@ -78,8 +82,8 @@ final class RingEndpointGroup extends RdmaActiveEndpointGroup<RingEndpoint> {
         IbvQPInitAttr attr = new IbvQPInitAttr();
         attr.cap().setMax_send_wr(sendQueueDepth);
         attr.cap().setMax_send_sge(1);
-        // The rings only write: a receive queue of one entry is the least a reliable connection takes.
-        attr.cap().setMax_recv_wr(1);
+        // The rings only write; the receives are for doorbells (writes with immediate data) alone.
+        attr.cap().setMax_recv_wr(receiveQueueDepth);
         attr.cap().setMax_recv_sge(1);
         attr.cap().setMax_inline_data(inline);
         attr.setQp_type(IbvQP.IBV_QPT_RC);

@@ -1,5 +1,6 @@
 package io.eve.rdma.disni;
 
+import com.ibm.disni.verbs.IbvRecvWR;
 import com.ibm.disni.verbs.IbvSendWR;
 import com.ibm.disni.verbs.IbvSge;
 import java.util.LinkedList;
@@ -42,5 +43,31 @@ final class WorkRequests {
 
     static int flags(boolean signaled, boolean inline) {
         return (signaled ? IbvSendWR.IBV_SEND_SIGNALED : 0) | (inline ? IbvSendWR.IBV_SEND_INLINE : 0);
+    }
+
+    /**
+     * A zero-length {@code IBV_WR_RDMA_WRITE_WITH_IMM} to {@code remoteAddress} carrying {@code immediate}: no
+     * memory is written, but the peer's queue pair consumes a posted receive and reports a completion with the
+     * immediate data, which is what wakes a peer blocked on its completion channel.
+     */
+    static IbvSendWR doorbell(long wrId, long remoteAddress, int rkey, int immediate, boolean signaled) {
+        IbvSendWR request = new IbvSendWR();
+        request.setWr_id(wrId);
+        request.setOpcode(IbvSendWR.IBV_WR_RDMA_WRITE_WITH_IMM);
+        request.setImm_data(immediate);
+        request.setSend_flags(flags(signaled, false));
+        request.setSg_list(new LinkedList<>());
+        request.getRdma().setRemote_addr(remoteAddress);
+        request.getRdma().setRkey(rkey);
+        return request;
+    }
+
+    /** A receive without buffers: enough for a write with immediate data, whose bytes land elsewhere. */
+    static IbvRecvWR doorbellReceive(long wrId) {
+        IbvRecvWR request = new IbvRecvWR();
+        request.setWr_id(wrId);
+        request.setSg_list(new LinkedList<>());
+        request.setNum_sge(0);
+        return request;
     }
 }

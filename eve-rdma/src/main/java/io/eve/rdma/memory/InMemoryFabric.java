@@ -5,6 +5,7 @@ import io.eve.rdma.OneSidedFabric;
 import io.eve.rdma.RegionDescriptor;
 import io.eve.rdma.RemoteAccessException;
 import io.eve.rdma.RemoteRegion;
+import io.eve.rdma.verbs.PendingWrites;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -13,15 +14,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 
 /**
  * One "RDMA network" inside a JVM: {@link #node(int)} gives each node its {@link OneSidedFabric}; a write
  * copies into the owner's registered buffer, as the NIC's DMA would, under the {@link WriteFaults} policy
  * set with {@link #faults}. Revoked or unknown registrations fail writes with {@link
  * RemoteAccessException} and break the path, as a write to a deregistered memory region does on RC.
+ *
+ * <p>As on a device, every write path is a queue pair with a number, a destroyed queue pair's number is
+ * reused by the next one, and completions are dispatched by that number to whichever path holds it now,
+ * through the same {@link PendingWrites} bookkeeping the DiSNI fabric uses; {@link #staleCompletions} makes
+ * a torn-down path's flushed completion arrive after its number was reused. A path's {@link
+ * RemoteRegion#doorbell()} reaches the owner's doorbell listener once the writes before it are placed.
  *
  * <p>Thread-safe. Deferred pieces wait in a list until {@link #releaseDeferred()}.
  */
@@ -30,6 +41,15 @@ public final class InMemoryFabric implements AutoCloseable {
     private final Set<Integer> crashed = ConcurrentHashMap.newKeySet();
     private final List<Piece> deferred = Collections.synchronizedList(new ArrayList<>());
     private final AtomicInteger keys = new AtomicInteger(0x1000);
+    private final AtomicLong pathNumbers = new AtomicLong();
+    private final Map<Integer, Path> queuePairs = new ConcurrentHashMap<>();
+    private final TreeSet<Integer> freeQueuePairs = new TreeSet<>();
+    private final Map<Integer, List<StaleCompletion>> staleByQueuePair = new ConcurrentHashMap<>();
+    private final Map<Integer, IntConsumer> doorbells = new ConcurrentHashMap<>();
+    private final AtomicLong doorbellsRung = new AtomicLong();
+    private final AtomicLong staleDelivered = new AtomicLong();
+    private int nextQueuePair = 1;
+    private volatile boolean staleCompletions;
     private volatile WriteFaults faults = WriteFaults.NONE;
     private volatile boolean refuseInline;
     private volatile boolean failPosts;
@@ -45,7 +65,10 @@ public final class InMemoryFabric implements AutoCloseable {
     private record Registration(ByteBuffer buffer, int rkey, long epoch) {}
 
     /** Bytes still to be placed at {@code offset} of {@code target}, and the write they finish. */
-    private record Piece(ByteBuffer target, long offset, byte[] bytes, CompletableFuture<Void> done) {}
+    private record Piece(ByteBuffer target, long offset, byte[] bytes, Runnable done) {}
+
+    /** A completion of a destroyed queue pair, still waiting in the completion queue. */
+    private record StaleCompletion(long wrId, FabricException error) {}
 
     public void faults(WriteFaults faults) {
         this.faults = faults == null ? WriteFaults.NONE : faults;
@@ -111,6 +134,26 @@ public final class InMemoryFabric implements AutoCloseable {
         }
     }
 
+    /**
+     * While on, a write path that is closed leaves a flushed completion ({@code IBV_WC_WR_FLUSH_ERR}) of its
+     * last work request behind, delivered to the next path that gets its queue-pair number, right after that
+     * path's first post: the completion a device may still hold for a destroyed queue pair when its number is
+     * reused. A path ignores a completion whose work-request id it did not hand out.
+     */
+    public void staleCompletions(boolean on) {
+        this.staleCompletions = on;
+    }
+
+    /** How many stale completions reached a path that reused a queue-pair number (whether it ignored them or not). */
+    public long staleCompletionsDelivered() {
+        return staleDelivered.get();
+    }
+
+    /** Doorbells delivered to a listener so far, over every node. */
+    public long doorbellsRung() {
+        return doorbellsRung.get();
+    }
+
     /** Clears every fault: write placement, posts, registrations, connects and accepts work again. */
     public void heal() {
         hangConnects(false);
@@ -120,6 +163,7 @@ public final class InMemoryFabric implements AutoCloseable {
         failRegistrations = false;
         connectTimeoutMillis = 0;
         refuseAccepts = false;
+        staleCompletions = false;
     }
 
     /** The fabric as node {@code id} sees it. */
@@ -158,9 +202,7 @@ public final class InMemoryFabric implements AutoCloseable {
         }
         pieces.forEach(piece -> {
             place(piece.target, piece.offset, piece.bytes, 0, piece.bytes.length);
-            if (piece.done != null) {
-                piece.done.complete(null);
-            }
+            piece.done.run();
         });
         return pieces.size();
     }
@@ -170,6 +212,28 @@ public final class InMemoryFabric implements AutoCloseable {
         hangConnects(false);
         registrations.clear();
         deferred.clear();
+        doorbells.clear();
+    }
+
+    private synchronized int newQueuePair(Path path) {
+        Integer reused = freeQueuePairs.pollFirst();
+        int number = reused != null ? reused : nextQueuePair++;
+        queuePairs.put(number, path);
+        return number;
+    }
+
+    private synchronized void destroyQueuePair(int number, Path path) {
+        if (queuePairs.remove(number, path)) {
+            freeQueuePairs.add(number);
+        }
+    }
+
+    /** The completion queue: hands a completion to whichever path holds queue pair {@code number} now. */
+    private void complete(int number, long wrId, FabricException error) {
+        Path holder = queuePairs.get(number);
+        if (holder != null) {
+            holder.pending.onCompletion(wrId, error);
+        }
     }
 
     private static long key(int owner, int peer) {
@@ -210,6 +274,11 @@ public final class InMemoryFabric implements AutoCloseable {
         }
 
         @Override
+        public void doorbells(IntConsumer onDoorbell) {
+            InMemoryFabric.this.doorbells.put(id, onDoorbell);
+        }
+
+        @Override
         public void revoke(int peer) {
             registrations.remove(key(id, peer));
         }
@@ -237,20 +306,24 @@ public final class InMemoryFabric implements AutoCloseable {
         @Override
         public void close() {
             registrations.keySet().removeIf(key -> (key >>> 32) == id);
+            InMemoryFabric.this.doorbells.remove(id);
         }
     }
 
-    /** Node {@code writer}'s write path into the region {@code owner} registered for it. */
+    /** Node {@code writer}'s write path into the region {@code owner} registered for it: one queue pair. */
     private final class Path implements RemoteRegion {
         private final int writer;
         private final int owner;
         private final RegionDescriptor descriptor;
-        private volatile FabricException broken;
+        private final PendingWrites pending = new PendingWrites(pathNumbers.incrementAndGet());
+        private final int queuePair;
+        private long lastWrId;
 
         Path(int writer, int owner, RegionDescriptor descriptor) {
             this.writer = writer;
             this.owner = owner;
             this.descriptor = descriptor;
+            this.queuePair = newQueuePair(this);
         }
 
         @Override
@@ -262,51 +335,50 @@ public final class InMemoryFabric implements AutoCloseable {
         public CompletableFuture<Void> write(long offset, ByteBuffer source) {
             byte[] bytes = new byte[source.remaining()];
             source.get(source.position(), bytes);
-            CompletableFuture<Void> done = new CompletableFuture<>();
-            if (crashed.contains(writer)) {
-                return done;
+            PendingWrites.Posted posted = pending.add();
+            if (posted.done().isDone() || crashed.contains(writer)) {
+                return posted.done();
             }
-            if (broken != null) {
-                done.completeExceptionally(new FabricException(
-                        "write flushed: the path to node " + owner + " broke earlier (" + broken.getMessage() + ")"));
-                return done;
-            }
+            lastWrId = posted.wrId();
             if (failPosts) {
-                return fail(
-                        done,
-                        new FabricException("posting a write of " + bytes.length + " bytes to node " + owner
-                                + " failed: ibv_post_send returned ENOMEM (the send queue is full)"));
+                pending.failAll(new FabricException("posting a write of " + bytes.length + " bytes to node " + owner
+                        + " failed: ibv_post_send returned ENOMEM (the send queue is full)"));
+            } else if (refuseInline && bytes.length > 0 && bytes.length <= INLINE_LIMIT) {
+                pending.failAll(new FabricException("posting an inline write of " + bytes.length + " bytes to node "
+                        + owner + " failed: ibv_post_send returned EINVAL (above the queue pair's max_inline_data)"));
+            } else {
+                deliver(posted.wrId(), offset, bytes);
             }
-            if (refuseInline && bytes.length > 0 && bytes.length <= INLINE_LIMIT) {
-                return fail(
-                        done,
-                        new FabricException("posting an inline write of " + bytes.length + " bytes to node " + owner
-                                + " failed: ibv_post_send returned EINVAL (above the queue pair's max_inline_data)"));
-            }
-            Registration target = registrations.get(key(owner, writer));
-            if (target == null || target.rkey() != descriptor.rkey()) {
-                return fail(
-                        done,
-                        new RemoteAccessException("node " + owner + " revoked the access of node " + writer
-                                + " to its region (rkey " + descriptor.rkey() + ")"));
-            }
-            if (offset < 0 || offset + bytes.length > target.buffer().capacity()) {
-                return fail(
-                        done,
-                        new RemoteAccessException("a write of " + bytes.length + " bytes at " + offset
-                                + " lies outside the " + target.buffer().capacity() + "-byte region of node " + owner));
-            }
-            apply(faults.place(writer, owner, offset, bytes.length), target.buffer(), offset, bytes, done);
-            return done;
+            deliverStale();
+            return posted.done();
         }
 
-        private void apply(
-                Placement placement, ByteBuffer target, long offset, byte[] bytes, CompletableFuture<Void> done) {
+        private void deliver(long wrId, long offset, byte[] bytes) {
+            Registration target = registrations.get(key(owner, writer));
+            if (target == null || target.rkey() != descriptor.rkey()) {
+                complete(
+                        queuePair,
+                        wrId,
+                        new RemoteAccessException("node " + owner + " revoked the access of node " + writer
+                                + " to its region (rkey " + descriptor.rkey() + "): IBV_WC_REM_ACCESS_ERR"));
+            } else if (offset < 0 || offset + bytes.length > target.buffer().capacity()) {
+                complete(
+                        queuePair,
+                        wrId,
+                        new RemoteAccessException("a write of " + bytes.length + " bytes at " + offset
+                                + " lies outside the " + target.buffer().capacity() + "-byte region of node " + owner));
+            } else {
+                apply(faults.place(writer, owner, offset, bytes.length), target.buffer(), offset, bytes, wrId);
+            }
+        }
+
+        private void apply(Placement placement, ByteBuffer target, long offset, byte[] bytes, long wrId) {
             int prefix = Math.max(0, Math.min(placement.prefix(), bytes.length));
+            Runnable done = () -> complete(queuePair, wrId, null);
             switch (placement.kind()) {
                 case NOW -> {
                     place(target, offset, bytes, 0, bytes.length);
-                    done.complete(null);
+                    done.run();
                 }
                 case TEAR -> {
                     place(target, offset, bytes, 0, prefix);
@@ -315,8 +387,9 @@ public final class InMemoryFabric implements AutoCloseable {
                 }
                 case DEFER -> deferred.add(new Piece(target, offset, bytes, done));
                 case DROP ->
-                    fail(
-                            done,
+                    complete(
+                            queuePair,
+                            wrId,
                             new FabricException(
                                     "node " + owner + " stopped answering: IBV_WC_RETRY_EXC_ERR (a write of node "
                                             + writer + " exhausted the transport retry count)"));
@@ -330,17 +403,53 @@ public final class InMemoryFabric implements AutoCloseable {
                         flipped[Math.min(placement.prefix(), flipped.length - 1)] ^= 1;
                     }
                     place(target, offset, flipped, 0, flipped.length);
-                    done.complete(null);
+                    done.run();
                 }
             }
         }
 
-        private CompletableFuture<Void> fail(CompletableFuture<Void> done, FabricException cause) {
-            if (broken == null) {
-                broken = cause;
+        /**
+         * A zero-length write with immediate data: no memory of the owner is touched (so no rkey is checked);
+         * on a reliable connection its receive completion follows the writes posted before it, so it is
+         * delivered after every deferred piece of this writer to this owner.
+         */
+        @Override
+        public CompletableFuture<Void> doorbell() {
+            PendingWrites.Posted posted = pending.add();
+            if (posted.done().isDone() || crashed.contains(writer)) {
+                return posted.done();
             }
-            done.completeExceptionally(cause);
-            return done;
+            lastWrId = posted.wrId();
+            if (failPosts) {
+                pending.failAll(new FabricException("posting a doorbell to node " + owner
+                        + " failed: ibv_post_send returned ENOMEM (the send queue is full)"));
+                return posted.done();
+            }
+            Runnable ring = () -> {
+                IntConsumer listener = doorbells.get(owner);
+                if (listener != null) {
+                    doorbellsRung.incrementAndGet();
+                    listener.accept(writer);
+                }
+                complete(queuePair, posted.wrId(), null);
+            };
+            if (deferred.isEmpty()) {
+                ring.run();
+            } else {
+                deferred.add(new Piece(ByteBuffer.allocate(0), 0, new byte[0], ring));
+            }
+            deliverStale();
+            return posted.done();
+        }
+
+        private void deliverStale() {
+            List<StaleCompletion> stale = staleByQueuePair.remove(queuePair);
+            if (stale != null) {
+                stale.forEach(completion -> {
+                    staleDelivered.incrementAndGet();
+                    complete(queuePair, completion.wrId(), completion.error());
+                });
+            }
         }
 
         @Override
@@ -353,10 +462,21 @@ public final class InMemoryFabric implements AutoCloseable {
 
         @Override
         public FabricException failure() {
-            return broken;
+            return pending.failure();
         }
 
         @Override
-        public void close() {}
+        public void close() {
+            pending.failAll(new FabricException("the write path to node " + owner + " was closed"));
+            destroyQueuePair(queuePair, this);
+            if (staleCompletions && lastWrId != 0) {
+                staleByQueuePair
+                        .computeIfAbsent(queuePair, number -> new CopyOnWriteArrayList<>())
+                        .add(new StaleCompletion(
+                                lastWrId,
+                                new FabricException("write flushed after an earlier error on the queue pair: "
+                                        + "IBV_WC_WR_FLUSH_ERR (work request " + lastWrId + ")")));
+            }
+        }
     }
 }

@@ -11,7 +11,7 @@ import java.util.zip.CRC32C;
  *
  * <pre>
  * region: [0, 64) credit record, written by the peer | [64, 64 + ringBytes) ring, written by the peer
- * credit: long consumed | long acked | long check = mix(consumed, acked)
+ * credit: long consumed | long acked | long sleep | long check = mix(consumed, acked, sleep)
  * entry:  long ringSeq | long msgSeq | int length | int CRC32C(ringSeq, msgSeq, length, payload)
  *         | payload, zero-padded to 8 | long canary = ringSeq
  * </pre>
@@ -22,7 +22,7 @@ import java.util.zip.CRC32C;
  */
 public record RingLayout(int ringBytes, int maxPayload) {
     public static final int CREDIT_OFFSET = 0;
-    public static final int CREDIT_BYTES = 24;
+    public static final int CREDIT_BYTES = 32;
     public static final int RING_OFFSET = 64;
     public static final int HEADER = 24;
     public static final int MIN_ENTRY = HEADER + Long.BYTES;
@@ -70,17 +70,20 @@ public record RingLayout(int ringBytes, int maxPayload) {
     }
 
     /** The check word of a credit record: a torn record (old and new bytes mixed) fails it. */
-    static long creditCheck(long consumed, long acked) {
-        long mixed = (consumed * 0x9E3779B97F4A7C15L) ^ Long.rotateLeft(acked * 0xC2B2AE3D27D4EB4FL, 29);
+    static long creditCheck(long consumed, long acked, long sleep) {
+        long mixed = (consumed * 0x9E3779B97F4A7C15L)
+                ^ Long.rotateLeft(acked * 0xC2B2AE3D27D4EB4FL, 29)
+                ^ Long.rotateLeft(sleep * 0x165667B19E3779F9L, 47);
         return mixed ^ (mixed >>> 31) ^ 0x5bd1e995L;
     }
 
     /** Encodes a credit record into a fresh buffer ready to write at {@link #CREDIT_OFFSET}. */
-    static ByteBuffer credit(long consumed, long acked) {
+    static ByteBuffer credit(long consumed, long acked, long sleep) {
         ByteBuffer record = ByteBuffer.allocate(CREDIT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         record.putLong(consumed)
                 .putLong(acked)
-                .putLong(creditCheck(consumed, acked))
+                .putLong(sleep)
+                .putLong(creditCheck(consumed, acked, sleep))
                 .flip();
         return record;
     }

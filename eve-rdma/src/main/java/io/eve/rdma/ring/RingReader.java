@@ -6,7 +6,8 @@ import java.nio.ByteBuffer;
 /**
  * The receiving end of one ring: polls the head of the ring in our own region, delivers a complete entry
  * (sequence, canary and CRC32C all valid), zeroes its bytes and then, in batches, writes the consumed
- * position back to the sender as credit. A torn entry is never delivered: {@link Poll#PENDING} until it
+ * position back to the sender as credit. Before its thread sleeps it arms a doorbell through the same record
+ * ({@link #arm}). A torn entry is never delivered: {@link Poll#PENDING} until it
  * is whole.
  *
  * <p>Not thread-safe: the transport's thread owns it.
@@ -20,6 +21,7 @@ public final class RingReader {
     private long nextRingSeq = 1;
     private long publishedHead;
     private long publishedAcked;
+    private long sleep;
 
     /** Receives the entries of a ring, in ring order. */
     @FunctionalInterface
@@ -91,9 +93,33 @@ public final class RingReader {
         if (!(enough || (idle && moved) || refresh) || sender.postSlots() < 1) {
             return;
         }
-        sender.write(RingLayout.CREDIT_OFFSET, RingLayout.credit(head, acked));
+        sender.write(RingLayout.CREDIT_OFFSET, RingLayout.credit(head, acked, sleep));
         publishedHead = head;
         publishedAcked = acked;
+    }
+
+    /**
+     * Arms the doorbell before the reader's thread sleeps: writes a credit record that carries sleep epoch
+     * {@code epoch} (positive, larger than any before) and the position the reader has consumed to. A sender
+     * that has written beyond that position, or writes beyond it later, rings the doorbell once for the epoch
+     * ({@link RingWriter#wakeIfAsleep()}). Records written until {@link #disarm()} carry the same epoch.
+     *
+     * @return false if the record could not be posted (the send queue is full): the doorbell is not armed
+     */
+    public boolean arm(RemoteRegion sender, long acked, long epoch) {
+        if (sender.postSlots() < 1) {
+            return false;
+        }
+        sleep = epoch;
+        sender.write(RingLayout.CREDIT_OFFSET, RingLayout.credit(head, acked, epoch));
+        publishedHead = head;
+        publishedAcked = acked;
+        return true;
+    }
+
+    /** The reader is awake: later records carry no sleep epoch, so a sender rings no doorbell for them. */
+    public void disarm() {
+        sleep = 0;
     }
 
     private void zero(int at, int count) {

@@ -19,6 +19,7 @@ public final class RingWriter {
     private long tail;
     private long nextRingSeq = 1;
     private Credit credit = Credit.NONE;
+    private long rung;
     private volatile Throwable failure;
 
     public RingWriter(RingLayout layout, RemoteRegion remote, ByteBuffer localRegion) {
@@ -70,6 +71,27 @@ public final class RingWriter {
         return credit;
     }
 
+    /**
+     * Rings the reader's doorbell if its latest credit record says it went to sleep (armed epoch {@code E})
+     * having consumed less than we have written, and we have not rung for {@code E} yet. Called after every
+     * append and on every poll: whichever of our entry and its record lands first, the entry is either seen
+     * by the reader's last look before sleeping or followed by a doorbell once the record is read here.
+     *
+     * @return whether a doorbell was posted
+     */
+    public boolean wakeIfAsleep() {
+        if (tail <= credit.consumed()) {
+            return false; // the reader has read everything we wrote: nothing to wake it for (no record read)
+        }
+        Credit latest = Credit.read(localRegion);
+        if (latest == null || latest.sleep() <= rung || tail <= latest.consumed() || remote.postSlots() < 1) {
+            return false;
+        }
+        rung = latest.sleep();
+        track(remote.doorbell());
+        return true;
+    }
+
     /** Bytes written and not yet consumed by the peer, as far as the last credit says. */
     public long unconsumed() {
         return tail - credit.consumed();
@@ -105,6 +127,10 @@ public final class RingWriter {
             failure = failure == null ? e : failure;
             return;
         }
+        track(done);
+    }
+
+    private void track(CompletableFuture<Void> done) {
         done.whenComplete((ignored, cause) -> {
             if (cause != null && failure == null) {
                 failure = cause;

@@ -98,13 +98,16 @@ final class BenchCluster implements AutoCloseable {
                                 .listen(new InetSocketAddress("127.0.0.1", 0))
                                 .peers(addresses::get)
                                 .build());
-            case RING -> {
+            case RING, POLL -> {
                 RdmaTransport transport = RdmaTransport.builder()
                         .self(node)
                         .listen(new InetSocketAddress("127.0.0.1", 0))
                         .peers(addresses::get)
                         .fabric(fabric.node(node))
                         .maxIdleParkMicros(Long.getLong("bench.maxIdleParkMicros", 1_000))
+                        .doorbells(path == RingClusterBenchmark.Path.RING)
+                        .idleSpins(
+                                Integer.getInteger("bench.idleSpins", 100), Integer.getInteger("bench.idleYields", 20))
                         .build();
                 rings.add(transport);
                 yield published(node, transport);

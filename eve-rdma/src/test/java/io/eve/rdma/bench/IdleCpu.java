@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * "rdma-node" threads over the idle window ({@link ThreadMXBean}) is printed as a share of one core, for
  * the default longest idle park (1 ms) and for shorter ones in the same run. A measurement, not a test.
  *
- * <p>Arguments: idle seconds (default 10), then longest parks in microseconds (default 1000 100 10).
+ * <p>Arguments: idle seconds (default 10), then longest parks in microseconds (default 1000 100 10). System
+ * property {@code bench.doorbells} (default true) turns the transports' doorbells on or off.
  */
 public final class IdleCpu {
     private IdleCpu() {}
@@ -31,16 +32,21 @@ public final class IdleCpu {
                         .toArray()
                 : new long[] {1_000, 100, 10};
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        boolean doorbells = Boolean.parseBoolean(System.getProperty("bench.doorbells", "true"));
         System.out.printf(
-                "idle %d s, %d CPUs, %s%n",
-                seconds, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+                "idle %d s, %d CPUs, %s, doorbells %s%n",
+                seconds,
+                Runtime.getRuntime().availableProcessors(),
+                System.getProperty("java.version"),
+                doorbells ? "on" : "off");
         for (long park : parks) {
-            double share = measure(threads, seconds, park);
+            double share = measure(threads, seconds, park, doorbells);
             System.out.printf("maxIdleParkMicros=%5d: %.2f %% of one core per rdma-node thread%n", park, share);
         }
     }
 
-    private static double measure(ThreadMXBean threads, int seconds, long parkMicros) throws Exception {
+    private static double measure(ThreadMXBean threads, int seconds, long parkMicros, boolean doorbells)
+            throws Exception {
         InMemoryFabric fabric = new InMemoryFabric();
         Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
         CountDownLatch heard = new CountDownLatch(2);
@@ -52,6 +58,7 @@ public final class IdleCpu {
                     .peers(addresses::get)
                     .fabric(fabric.node(id))
                     .maxIdleParkMicros(parkMicros)
+                    .doorbells(doorbells)
                     .build();
             nodes[id].start((from, message) -> heard.countDown());
             addresses.put(id, nodes[id].boundAddress());
@@ -68,9 +75,15 @@ public final class IdleCpu {
             long[] ids = rdmaNodeThreads();
             long before = cpu(threads, ids);
             long start = System.nanoTime();
+            long sleepsBefore = nodes[0].sleeps() + nodes[1].sleeps();
+            long doorbellsBefore = nodes[0].doorbellsReceived() + nodes[1].doorbellsReceived();
             Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
             long used = cpu(threads, ids) - before;
             long elapsed = System.nanoTime() - start;
+            System.out.printf(
+                    "  in the window: %d sleeps armed, %d doorbells received (both nodes)%n",
+                    nodes[0].sleeps() + nodes[1].sleeps() - sleepsBefore,
+                    nodes[0].doorbellsReceived() + nodes[1].doorbellsReceived() - doorbellsBefore);
             return 100.0 * used / elapsed / ids.length;
         } finally {
             nodes[0].close();

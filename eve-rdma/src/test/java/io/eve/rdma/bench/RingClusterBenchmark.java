@@ -28,7 +28,8 @@ import org.HdrHistogram.Histogram;
  * <p>Arguments: {@code runs warmupSeconds measureSeconds outstanding...} (default {@code 3 3 5 1 64});
  * the profiles are primary-backup (2 replicas) and crash (3 processes). System properties {@code
  * bench.profiles} and {@code bench.paths} (comma-separated names) measure a subset, {@code
- * bench.maxIdleParkMicros} sets the ring transport's longest idle park. Also printed per point: CPU time of
+ * bench.maxIdleParkMicros} sets the ring transport's longest idle park. Path {@code poll} is the ring
+ * without doorbells (a ring entry waits for its receiver's park to end), for comparison in the same run. Also printed per point: CPU time of
  * the JVM per request and of the threads that deliver messages, messages between replicas per request,
  * and the cluster's highest view at the end (a view change inside a point shows there).
  */
@@ -42,7 +43,14 @@ public final class RingClusterBenchmark {
     enum Path {
         LOCAL,
         NETTY,
-        RING
+        /** The ring with doorbells (the default). */
+        RING,
+        /** The ring without doorbells: an entry waits for the receiver's park to end, as before issue 23's fix. */
+        POLL;
+
+        boolean ring() {
+            return this == RING || this == POLL;
+        }
     }
 
     /** Which protocol the cluster runs. */
@@ -210,9 +218,9 @@ public final class RingClusterBenchmark {
                 point.cpuMicrosPerRequest(),
                 point.transportCpuMicrosPerRequest(),
                 point.errors(),
-                point.path() == Path.RING ? Long.toString(point.viaRing()) : "-",
-                point.path() == Path.RING ? Long.toString(point.viaControl()) : "-",
-                point.path() == Path.RING ? Long.toString(point.degrades()) : "-",
+                point.path().ring() ? Long.toString(point.viaRing()) : "-",
+                point.path().ring() ? Long.toString(point.viaControl()) : "-",
+                point.path().ring() ? Long.toString(point.degrades()) : "-",
                 point.view(),
                 point.messagesPerRequest(),
                 point.busiest(),
@@ -221,15 +229,17 @@ public final class RingClusterBenchmark {
 
     /** Per profile and load: the ring's throughput and latency as ratios to the other paths, run by run. */
     private static void summarize(List<Point> points, int runs, int[] loads) {
-        if (points.stream().map(Point::path).distinct().count() < Path.values().length
-                || points.stream().map(Point::profile).distinct().count() < Profile.values().length) {
+        Set<Path> measured = points.stream().map(Point::path).collect(Collectors.toSet());
+        if (!measured.contains(Path.RING) || measured.size() < 2) {
             return;
         }
         System.out.println();
         System.out.println("medians over the runs (min..max)");
-        for (Profile profile : Profile.values()) {
+        List<Profile> profiles =
+                points.stream().map(Point::profile).distinct().sorted().toList();
+        for (Profile profile : profiles) {
             for (int outstanding : loads) {
-                for (Path path : Path.values()) {
+                for (Path path : measured.stream().sorted().toList()) {
                     List<Point> all = points.stream()
                             .filter(p -> p.profile() == profile && p.outstanding() == outstanding && p.path() == path)
                             .toList();
@@ -248,9 +258,12 @@ public final class RingClusterBenchmark {
         System.out.println();
         System.out.println(
                 "ratios ring / baseline, per run (req/s: above 1 is faster; p50, p99, CPU per request: above 1 is slower)");
-        for (Profile profile : Profile.values()) {
+        for (Profile profile : profiles) {
             for (int outstanding : loads) {
-                for (Path baseline : List.of(Path.LOCAL, Path.NETTY)) {
+                for (Path baseline : List.of(Path.LOCAL, Path.NETTY, Path.POLL)) {
+                    if (!measured.contains(baseline)) {
+                        continue;
+                    }
                     List<String> perRun = new ArrayList<>();
                     for (int run = 1; run <= runs; run++) {
                         Point ring = find(points, run, profile, outstanding, Path.RING);

@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.ibm.disni.verbs.IbvSendWR;
 import com.ibm.disni.verbs.IbvWC;
-import io.eve.rdma.FabricException;
 import io.eve.rdma.RemoteAccessException;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Queue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -89,25 +87,16 @@ class DisniPureJavaTest {
     }
 
     @Test
-    void shouldCompleteEveryEarlierWriteWithASignalledCompletion() {
-        PendingWrites pending = new PendingWrites();
-        CompletableFuture<Void> first = pending.add(1);
-        CompletableFuture<Void> second = pending.add(2);
-        CompletableFuture<Void> third = pending.add(3);
-        pending.completeThrough(2);
-        assertThat(first).isCompleted();
-        assertThat(second).isCompleted();
-        assertThat(third).isNotDone();
-        assertThat(pending.outstanding()).isEqualTo(1);
-    }
-
-    @Test
-    void shouldFailOutstandingAndLaterWritesOnceThePathBreaks() {
-        PendingWrites pending = new PendingWrites();
-        CompletableFuture<Void> outstanding = pending.add(1);
-        pending.failAll(new FabricException("broken"));
-        assertThat(outstanding).isCompletedExceptionally();
-        assertThat(pending.add(2)).isCompletedExceptionally();
+    void shouldBuildADoorbellAsAZeroLengthWriteWithImmediateData() {
+        IbvSendWR doorbell = WorkRequests.doorbell(77, 0x9000, 730, 2, true);
+        assertThat(doorbell.getOpcode()).isEqualTo(IbvSendWR.IBV_WR_RDMA_WRITE_WITH_IMM);
+        assertThat(doorbell.getImm_data()).isEqualTo(2);
+        assertThat(doorbell.getSg_list()).isEmpty();
+        assertThat(doorbell.getSend_flags() & IbvSendWR.IBV_SEND_INLINE).isZero();
+        assertThat(doorbell.getSend_flags() & IbvSendWR.IBV_SEND_SIGNALED).isNotZero();
+        assertThat(doorbell.getRdma().getRkey()).isEqualTo(730);
+        assertThat(WorkRequests.doorbellReceive(78).getSg_list()).isEmpty();
+        assertThat(WorkRequests.doorbellReceive(78).getWr_id()).isEqualTo(78);
     }
 
     @Test
