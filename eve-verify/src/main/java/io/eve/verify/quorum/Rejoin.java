@@ -68,7 +68,7 @@ final class Rejoin {
         long committed = highest == null ? 0 : highest.seq();
         // docs/quorum.md, "Rejoining" and "Pipelined agreement": before its restart this verifier voted on no
         // batch above committed + 2D, D the agreement depth.
-        return new Adopted(view, highest, committed + 2L * config.pipelineDepth());
+        return new Adopted(view, highest, committed + 2L * config.agreementDepth());
     }
 
     /**

@@ -451,7 +451,7 @@ public final class Verifier {
     private void advance() {
         long seq = committedSeq + 1;
         Token anchor = committedToken;
-        while (seq - committedSeq <= config.pipelineDepth()) {
+        while (seq - committedSeq <= config.agreementDepth()) {
             Slot slot = slots.get(seq);
             if (slot == null || abstains(seq)) {
                 return;

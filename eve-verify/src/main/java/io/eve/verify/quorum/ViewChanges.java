@@ -101,7 +101,7 @@ final class ViewChanges {
         if (floor != null && floor.nonce == nonce && floor.view == view) {
             rejoinFloors.put(
                     verifier,
-                    new Floor(view, nonce, Math.min(floor.countsFrom, committed + 2L * config.pipelineDepth())));
+                    new Floor(view, nonce, Math.min(floor.countsFrom, committed + 2L * config.agreementDepth())));
         }
     }
 

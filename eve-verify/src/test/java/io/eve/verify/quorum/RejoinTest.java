@@ -43,7 +43,9 @@ class RejoinTest {
 
     private Verifier verifier(int self, boolean recovering, int depth) {
         Verifier verifier = new Verifier(
-                QuorumConfig.bft(new int[] {0, 1, 2, 3}, self).withBatching(depth, 64, 2_000_000L),
+                QuorumConfig.bft(new int[] {0, 1, 2, 3}, self)
+                        .withBatching(depth, 64, 2_000_000L)
+                        .withPipelinedAgreement(true),
                 (to, m) -> sent.add(new Sent(to, m)),
                 Evidence.PLAIN,
                 recovering,
