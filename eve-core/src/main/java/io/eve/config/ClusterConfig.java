@@ -34,6 +34,9 @@ import java.util.Set;
  *     first that many of {@code nodes} (empty for primary-backup)
  * @param authKeysFile bft: the file of the authenticators' shared keys, or null (optional until the
  *     authenticators land; then required)
+ * @param pipelinedAgreement crash and bft: whether a verifier pre-prepares a batch on the token it pre-prepared
+ *     for the batch before, up to {@code pipelineDepth} past its last commit (key {@code agreement.pipelined},
+ *     off by default: experimental, docs/quorum.md "Pipelined agreement")
  * @param signedEvidence bft: whether verifiers sign their {@code Prepare} and {@code ViewChange} with their
  *     Ed25519 keys so that view-change evidence transfers (key {@code auth.signed-evidence}, on by default;
  *     docs/quorum.md, "Signed evidence"); false for the other profiles
@@ -84,6 +87,7 @@ public record ClusterConfig(
         List<Integer> verifiers,
         String authKeysFile,
         boolean signedEvidence,
+        boolean pipelinedAgreement,
         String transport,
         List<NodeAddress> rdmaNodes,
         ExtraProtection extraProtection,
@@ -334,6 +338,7 @@ public record ClusterConfig(
             "quorum.verifiers",
             "auth.keys-file",
             QuorumRoles.SIGNED_EVIDENCE,
+            "agreement.pipelined",
             "transport",
             "rdma.nodes",
             "quorum.extra-protection",
@@ -530,6 +535,7 @@ public record ClusterConfig(
                 roles.verifiers(),
                 roles.authKeysFile(),
                 roles.signedEvidence(),
+                pipelinedAgreement(profile, properties),
                 properties.getProperty("transport", "netty").trim().toLowerCase(Locale.ROOT),
                 properties.getProperty("rdma.nodes") == null
                         ? List.of()
@@ -580,6 +586,15 @@ public record ClusterConfig(
      * {@code execution.overlap}: on or off; on by default for primary-backup, whose replicas overlap batches,
      * and off for the quorum profiles, whose processes do not.
      */
+    private static boolean pipelinedAgreement(Profile profile, Properties properties) {
+        boolean on = onOff(properties, "agreement.pipelined", false);
+        if (on && !profile.quorum()) {
+            throw new ConfigException(
+                    "agreement.pipelined = on applies to the crash and bft profiles only, not to " + profile.key());
+        }
+        return on;
+    }
+
     private static boolean overlap(Profile profile, Properties properties) {
         boolean on = onOff(properties, "execution.overlap", !profile.quorum());
         if (on && profile.quorum()) {

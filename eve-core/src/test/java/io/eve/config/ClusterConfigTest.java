@@ -57,6 +57,18 @@ class ClusterConfigTest {
     }
 
     @Test
+    void shouldPipelineAgreementOnlyWhenAskedAndOnlyInTheQuorumProfiles() throws IOException {
+        String crash = "profile=crash\nnodes=0@h:1,1@h:2,2@h:3\n";
+        assertThat(parse(crash).pipelinedAgreement()).isFalse();
+        assertThat(parse(crash + "agreement.pipelined=on\n").pipelinedAgreement())
+                .isTrue();
+        assertThatThrownBy(() -> parse(crash + "agreement.pipelined=maybe\n"))
+                .hasMessageContaining("agreement.pipelined = 'maybe'");
+        assertThatThrownBy(() -> parse(VALID + "agreement.pipelined=on\n"))
+                .hasMessageContaining("crash and bft profiles only");
+    }
+
+    @Test
     void shouldReadTheQuorumWindowsAndRefuseOnesThatCannotWork() throws IOException {
         String crash = "profile=crash\nnodes=0@h:1,1@h:2,2@h:3\n";
         assertThat(parse(crash).bounds()).isEqualTo(ClusterConfig.Bounds.DEFAULT);

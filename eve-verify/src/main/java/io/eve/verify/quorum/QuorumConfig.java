@@ -22,6 +22,9 @@ import java.util.Set;
  * @param maxBatchDelayNanos how long a request may wait for its batch to fill
  * @param extraProtection the extra protection mode of Eve §6.3 ({@code r = 0} only; off for {@code r >= 1})
  * @param bounds the windows beyond which messages from peers are refused (docs/quorum.md, "Bounded memory")
+ * @param pipelinedAgreement whether a verifier pre-prepares batch {@code n} on the token it pre-prepared for
+ *     {@code n - 1}, up to {@code pipelineDepth} past its last commit (experimental, off by default; docs/quorum.md,
+ *     "Pipelined agreement"); off, it pre-prepares only the batch after its last commit
  */
 public record QuorumConfig(
         int u,
@@ -35,7 +38,8 @@ public record QuorumConfig(
         int maxBatchSize,
         long maxBatchDelayNanos,
         ExtraProtectionConfig extraProtection,
-        ClusterConfig.Bounds bounds) {
+        ClusterConfig.Bounds bounds,
+        boolean pipelinedAgreement) {
 
     public QuorumConfig {
         if (u < 1 || r < 0) {
@@ -95,7 +99,8 @@ public record QuorumConfig(
                         protection.enabled(),
                         protection.afterBatches(),
                         protection.waitTime().toNanos()),
-                cluster.bounds());
+                cluster.bounds(),
+                cluster.pipelinedAgreement());
     }
 
     public QuorumConfig(
@@ -121,7 +126,8 @@ public record QuorumConfig(
                 maxBatchSize,
                 maxBatchDelayNanos,
                 r == 0 ? ExtraProtectionConfig.DEFAULT : ExtraProtectionConfig.OFF,
-                ClusterConfig.Bounds.DEFAULT);
+                ClusterConfig.Bounds.DEFAULT,
+                false);
     }
 
     private static int[] distinct(int[] ids, int expected, String what, int u, int r) {
@@ -174,7 +180,8 @@ public record QuorumConfig(
                 maxBatchSize,
                 maxBatchDelayNanos,
                 extraProtection,
-                bounds);
+                bounds,
+                pipelinedAgreement);
     }
 
     public QuorumConfig withTimeouts(long viewTimeoutNanos, long retransmitNanos) {
@@ -190,7 +197,8 @@ public record QuorumConfig(
                 maxBatchSize,
                 maxBatchDelayNanos,
                 extraProtection,
-                bounds);
+                bounds,
+                pipelinedAgreement);
     }
 
     public QuorumConfig withBatching(int pipelineDepth, int maxBatchSize, long maxBatchDelayNanos) {
@@ -206,7 +214,8 @@ public record QuorumConfig(
                 maxBatchSize,
                 maxBatchDelayNanos,
                 extraProtection,
-                bounds);
+                bounds,
+                pipelinedAgreement);
     }
 
     /** The same settings with the windows of {@code bounds} (docs/quorum.md, "Bounded memory"). */
@@ -223,7 +232,35 @@ public record QuorumConfig(
                 maxBatchSize,
                 maxBatchDelayNanos,
                 extraProtection,
-                bounds);
+                bounds,
+                pipelinedAgreement);
+    }
+
+    /** The same settings with pipelined agreement on or off (docs/quorum.md, "Pipelined agreement"). */
+    public QuorumConfig withPipelinedAgreement(boolean on) {
+        return new QuorumConfig(
+                u,
+                r,
+                executionReplicas,
+                verifiers,
+                self,
+                viewTimeoutNanos,
+                retransmitNanos,
+                pipelineDepth,
+                maxBatchSize,
+                maxBatchDelayNanos,
+                extraProtection,
+                bounds,
+                on);
+    }
+
+    /**
+     * How many batches past its last commit a verifier pre-prepares: the pipeline depth with pipelined agreement,
+     * else 1 (the batch after the last commit only). The rejoin bounds follow it (a restarted verifier abstains
+     * up to its adopted batch + twice this).
+     */
+    public int agreementDepth() {
+        return pipelinedAgreement ? pipelineDepth : 1;
     }
 
     /** The same settings with the extra protection mode of Eve §6.3 as given (on only for {@code r = 0}). */
@@ -240,7 +277,8 @@ public record QuorumConfig(
                 maxBatchSize,
                 maxBatchDelayNanos,
                 extraProtection,
-                bounds);
+                bounds,
+                pipelinedAgreement);
     }
 
     @Override
@@ -331,7 +369,8 @@ public record QuorumConfig(
                 && maxBatchSize == that.maxBatchSize
                 && maxBatchDelayNanos == that.maxBatchDelayNanos
                 && extraProtection.equals(that.extraProtection)
-                && bounds.equals(that.bounds);
+                && bounds.equals(that.bounds)
+                && pipelinedAgreement == that.pipelinedAgreement;
     }
 
     @Override

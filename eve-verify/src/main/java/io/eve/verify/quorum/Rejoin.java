@@ -66,8 +66,9 @@ final class Rejoin {
             }
         }
         long committed = highest == null ? 0 : highest.seq();
-        // docs/quorum.md, "Rejoining": before its restart this verifier voted on no batch above committed + 2.
-        return new Adopted(view, highest, committed + 2);
+        // docs/quorum.md, "Rejoining" and "Pipelined agreement": before its restart this verifier voted on no
+        // batch above committed + 2D, D the agreement depth.
+        return new Adopted(view, highest, committed + 2L * config.agreementDepth());
     }
 
     /**

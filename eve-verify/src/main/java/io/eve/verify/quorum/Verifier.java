@@ -34,10 +34,11 @@ import org.slf4j.LoggerFactory;
  * through an {@link Outbox}. No threads, sockets or clocks inside.
  *
  * <p>Normal case: {@code max(u, r) + 1} matching {@code Verify} whose previous-token digest is the token
- * this verifier committed for the batch before: pre-prepared, send {@code Prepare}. {@code nV - u}
+ * this verifier committed or pre-prepared for the batch before: pre-prepared, send {@code Prepare}. {@code nV - u}
  * matching {@code Prepare}: prepared, send {@code CommitVote}. {@code nV - u} matching {@code CommitVote}:
- * committed, send {@code VerifyResponse} to the execution replicas. Batches are agreed one after the
- * other (a batch's {@code Verify} waits for the batch before it to commit) while their messages pipeline.
+ * committed, send {@code VerifyResponse} to the execution replicas. Agreement is pipelined: a batch is
+ * pre-prepared on the token this verifier pre-prepared (or committed) for the batch before, up to the pipeline
+ * depth past its last commit (docs/quorum.md, "Pipelined agreement").
  * When agreement stalls, or the tokens of a batch can no longer reach a quorum, the verifiers change
  * view, which {@link ViewChangeDriver} carries out with the rules of {@link ViewChanges}; the new view
  * starts from the best certificate and rotates the primary.
@@ -443,20 +444,41 @@ public final class Verifier {
         });
     }
 
-    /** Pre-prepares the next batch if its Verify messages allow, and detects tokens that cannot agree. */
+    /**
+     * Pre-prepares the next batches, in order, as far as their Verify messages allow (docs/quorum.md,
+     * "Pipelined agreement", rule P), and detects tokens that cannot agree.
+     */
     private void advance() {
-        Slot slot = slots.get(committedSeq + 1);
-        if (slot == null || slot.prePrepared != null || abstains(committedSeq + 1)) {
-            return;
+        long seq = committedSeq + 1;
+        Token anchor = committedToken;
+        while (seq - committedSeq <= config.agreementDepth()) {
+            Slot slot = slots.get(seq);
+            if (slot == null || abstains(seq)) {
+                return;
+            }
+            if (slot.prePrepared == null) {
+                if (!tryPrePrepare(seq, slot, anchor)) {
+                    return;
+                }
+            }
+            anchor = slot.prePrepared;
+            seq++;
         }
+    }
+
+    /**
+     * Pre-prepares batch {@code seq} on a quorum of matching tokens that chain on {@code anchor} (the token
+     * committed or pre-prepared at {@code seq - 1}), or changes view when they cannot; true if it pre-prepared.
+     */
+    private boolean tryPrePrepare(long seq, Slot slot, Token anchor) {
         Map<String, Integer> counts = new TreeMap<>();
         int best = 0;
         for (Token token : slot.verifies.values()) {
-            if (chains(token)) {
+            if (chains(token, anchor)) {
                 int count = counts.merge(token.digest().toHex(), 1, Integer::sum);
                 if (count >= config.verifyQuorum()) {
                     onQuorum(token);
-                    return;
+                    return slot.prePrepared != null;
                 }
                 best = Math.max(best, count);
             }
@@ -464,13 +486,14 @@ public final class Verifier {
         int missing = config.executionCount() - slot.verifies.size();
         if (best + missing < config.verifyQuorum()) {
             // Eve §6.1: diverging replicas; only a new view (rollback, sequential re-execution) gets past it.
-            if (committedSeq == start.seq() && diagnosedView != views.view()) {
+            if (seq == start.seq() + 1 && diagnosedView != views.view()) {
                 diagnosedView = views.view();
-                diagnose(committedSeq + 1, slot.verifies);
+                diagnose(seq, slot.verifies);
             }
             mismatchSeen = true;
-            startViewChange(views.view() + 1, "the tokens of batch " + (committedSeq + 1) + " cannot reach a quorum");
+            startViewChange(views.view() + 1, "the tokens of batch " + seq + " cannot reach a quorum");
         }
+        return false;
     }
 
     /**
@@ -514,9 +537,12 @@ public final class Verifier {
         }
     }
 
-    /** Eve §4.2 footnote 1: a token is valid only if it extends the token committed for the batch before. */
-    private boolean chains(Token token) {
-        return committedToken == null ? committedSeq == 0 : token.previous().equals(committedToken.digest());
+    /**
+     * Eve §4.2 footnote 1: a token is valid only if it extends the anchor of the batch before (the token this
+     * verifier committed or pre-prepared there; null only for the initial state, before batch 1).
+     */
+    private boolean chains(Token token, Token anchor) {
+        return anchor == null ? token.seq() == 1 : token.previous().equals(anchor.digest());
     }
 
     private void prePrepare(Token token) {
@@ -857,8 +883,8 @@ public final class Verifier {
         @Override
         public boolean reportsCertificate() {
             // docs/quorum.md, "Rejoining", rule R: before its restart it was prepared for no batch of the
-            // rejoined view above abstainThrough - 1, so a certificate of that view from abstainThrough on is
-            // at or above every token it was prepared for in either life.
+            // rejoined view at or above abstainThrough (the adopted batch + 2D), so a certificate of that view
+            // from abstainThrough on is at or above every token it was prepared for in either life.
             return rejoinView < 0
                     || (best != null
                             && (best.view() > rejoinView

@@ -90,14 +90,18 @@ final class ViewChanges {
 
     /**
      * The incarnation of {@code verifier} that asked with {@code nonce} adopted {@code committed} in
-     * {@code view}: before its restart it was prepared for no batch of that view above {@code committed + 1},
-     * so its view change also counts with a certificate of that view from batch {@code committed + 2} on
-     * (docs/quorum.md, "Rejoining", rule F). Ignored unless it is the incarnation and view last answered.
+     * {@code view}: before its restart it was prepared for no batch of that view above {@code committed + D}
+     * and pre-prepared none above {@code committed + 2D} ({@code D} the agreement depth), so its view change
+     * also counts with a certificate of that view from batch {@code committed + 2D} on (docs/quorum.md,
+     * "Rejoining", rule F, and "Pipelined agreement"). Ignored unless it is the incarnation and view last
+     * answered.
      */
     void onAdopted(int verifier, long nonce, long view, long committed) {
         Floor floor = rejoinFloors.get(verifier);
         if (floor != null && floor.nonce == nonce && floor.view == view) {
-            rejoinFloors.put(verifier, new Floor(view, nonce, Math.min(floor.countsFrom, committed + 2)));
+            rejoinFloors.put(
+                    verifier,
+                    new Floor(view, nonce, Math.min(floor.countsFrom, committed + 2L * config.agreementDepth())));
         }
     }
 

@@ -32,9 +32,20 @@ class RejoinTest {
     private final Token third = token(3, 3, second);
     private final Token fourth = token(4, 4, third);
 
+    /**
+     * Agreement depth 1 (one batch at a time), for which the bounds read "adopted batch + 2"; with depth
+     * {@code D} they are "+ 2D" (docs/quorum.md, "Pipelined agreement"), which {@link
+     * #shouldNotPrepareUpToTwiceTheAgreementDepthPastTheAdoptedBatch} checks.
+     */
     private Verifier verifier(int self, boolean recovering) {
+        return verifier(self, recovering, 1);
+    }
+
+    private Verifier verifier(int self, boolean recovering, int depth) {
         Verifier verifier = new Verifier(
-                QuorumConfig.bft(new int[] {0, 1, 2, 3}, self),
+                QuorumConfig.bft(new int[] {0, 1, 2, 3}, self)
+                        .withBatching(depth, 64, 2_000_000L)
+                        .withPipelinedAgreement(true),
                 (to, m) -> sent.add(new Sent(to, m)),
                 Evidence.PLAIN,
                 recovering,
@@ -188,6 +199,28 @@ class RejoinTest {
         joiner.onMessage(0, new Verify(0, fourth), 3 * MS);
         joiner.onMessage(1, new Verify(0, fourth), 3 * MS);
         assertThat(sentOf(Prepare.class)).contains(new Prepare(0, JOINER, fourth));
+    }
+
+    @Test
+    void shouldNotPrepareUpToTwiceTheAgreementDepthPastTheAdoptedBatch() {
+        Verifier joiner = verifier(JOINER, true, 2);
+        joiner.onMessage(0, committed(0, first), MS);
+        joiner.onMessage(1, committed(1, first), MS);
+        joiner.onMessage(2, committed(2, first), MS);
+        assertThat(joiner.recovering()).isFalse();
+        sent.clear();
+        Token fifth = token(5, 5, fourth);
+        Token sixth = token(6, 6, fifth);
+        for (Token token : List.of(second, third, fourth, fifth)) {
+            agree(joiner, token, 2 * MS);
+        }
+        assertThat(joiner.committedSeq()).isEqualTo(5);
+        assertThat(sentOf(Prepare.class))
+                .as("batches 2 to 5: committed 1 + 2D, D = 2")
+                .isEmpty();
+        joiner.onMessage(0, new Verify(0, sixth), 3 * MS);
+        joiner.onMessage(1, new Verify(0, sixth), 3 * MS);
+        assertThat(sentOf(Prepare.class)).contains(new Prepare(0, JOINER, sixth));
     }
 
     @Test

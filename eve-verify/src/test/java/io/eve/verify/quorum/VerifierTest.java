@@ -103,6 +103,83 @@ class VerifierTest {
         assertThat(sentOf(VerifyResponse.class)).allMatch(r -> r.token().equals(first) && !r.sequential());
     }
 
+    /** With pipelined agreement on (docs/quorum.md, "Pipelined agreement"); off by default. */
+    Verifier pipelined(int depth) {
+        Verifier verifier = new Verifier(
+                QuorumConfig.crash(new int[] {0, 1, 2}, 0)
+                        .withBatching(depth, 64, 2 * MS)
+                        .withPipelinedAgreement(true),
+                (to, m) -> sent.add(new Sent(to, m)),
+                Evidence.PLAIN,
+                false);
+        verifier.start(0);
+        return verifier;
+    }
+
+    @Test
+    void shouldPrePrepareOnlyTheBatchAfterItsCommitWithoutPipelinedAgreement() {
+        Verifier verifier = crash(0);
+        Token first = token(1, 1, null);
+        Token second = token(2, 2, first);
+        for (Token token : List.of(first, second)) {
+            verifier.onMessage(1, new Verify(0, token), MS);
+            verifier.onMessage(2, new Verify(0, token), MS);
+        }
+        assertThat(sentOf(Prepare.class))
+                .as("batch 2 waits for the commit of batch 1")
+                .extracting(p -> p.token().seq())
+                .containsExactly(1L, 1L);
+        verifier.onMessage(1, new Prepare(0, 1, first), MS);
+        verifier.onMessage(1, new CommitVote(0, 1, first), MS);
+        assertThat(sentOf(Prepare.class)).extracting(p -> p.token().seq()).containsExactly(1L, 1L, 2L, 2L);
+    }
+
+    @Test
+    void shouldPrePrepareTheNextBatchOnTheTokenItPrePreparedBeforeTheCommit() {
+        Verifier verifier = pipelined(4);
+        Token first = token(1, 1, null);
+        Token second = token(2, 2, first);
+        Token offBranch = token(2, 3, token(1, 7, null));
+        verifier.onMessage(1, new Verify(0, offBranch), MS);
+        verifier.onMessage(2, new Verify(0, second), MS);
+        assertThat(sentOf(Prepare.class))
+                .as("nothing pre-prepared at batch 1 yet: no anchor")
+                .isEmpty();
+        verifier.onMessage(1, new Verify(0, first), MS);
+        verifier.onMessage(2, new Verify(0, first), MS);
+        verifier.onMessage(0, new Verify(0, second), MS);
+        assertThat(verifier.committedSeq()).isZero();
+        assertThat(sentOf(Prepare.class))
+                .as("batch 2 chains on the pre-prepared batch 1, not on a token from elsewhere")
+                .containsExactly(
+                        new Prepare(0, 0, first),
+                        new Prepare(0, 0, first),
+                        new Prepare(0, 0, second),
+                        new Prepare(0, 0, second));
+        verifier.onMessage(1, new Prepare(0, 1, second), MS);
+        verifier.onMessage(1, new CommitVote(0, 1, second), MS);
+        assertThat(verifier.committedSeq()).as("a commit of 2 covers 1").isEqualTo(2);
+    }
+
+    @Test
+    void shouldPrePrepareAtMostThePipelineDepthPastItsCommit() {
+        Verifier verifier = pipelined(2);
+        Token first = token(1, 1, null);
+        Token second = token(2, 2, first);
+        Token third = token(3, 3, second);
+        for (Token token : List.of(first, second, third)) {
+            verifier.onMessage(1, new Verify(0, token), MS);
+            verifier.onMessage(2, new Verify(0, token), MS);
+        }
+        assertThat(sentOf(Prepare.class)).extracting(p -> p.token().seq()).containsExactly(1L, 1L, 2L, 2L);
+        verifier.onMessage(1, new Prepare(0, 1, first), MS);
+        verifier.onMessage(1, new CommitVote(0, 1, first), MS);
+        assertThat(sentOf(Prepare.class))
+                .as("the commit of 1 lets batch 3 in")
+                .extracting(p -> p.token().seq())
+                .containsExactly(1L, 1L, 2L, 2L, 3L, 3L);
+    }
+
     @Test
     void shouldAcceptOnlyVerifiesThatChainToTheCommittedToken() {
         Verifier verifier = crash(0);

@@ -185,9 +185,8 @@ final class QuorumSimulation implements World {
         }
         this.base = config.withTimeouts(VIEW_TIMEOUT_NANOS, RETRANSMIT_NANOS)
                 .withBatching(1 + root.nextInt(4), 1 + root.nextInt(8), root.nextLong(3 * MS));
-        // Signed evidence only where it is under attack: it slows the single-threaded simulator about tenfold.
-        MacKeys all = bft ? MacKeys.insecureForTests(seed, processes) : null;
-        this.keys = all == null || profile.equals("bft-forge-evidence") ? all : all.withoutSigning();
+        // Signed evidence, as the product's bft profile runs by default (auth.signed-evidence = on).
+        this.keys = bft ? MacKeys.insecureForTests(seed, processes) : null;
         this.running = new QuorumSimProcess[processes.length];
         this.incarnations = new int[processes.length];
         int pick = bft ? root.nextInt(5) : 0;
