@@ -92,7 +92,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
             names = "--connections",
             defaultValue = "4",
             description =
-                    "Client objects in the load JVM, each with its own connections and driver thread (default ${DEFAULT-VALUE}).")
+                    "Driver threads in the load JVM; against Eve they share one EveClient, against Ratis each has its own client (default ${DEFAULT-VALUE})")
     private int connections;
 
     @Option(names = "--objects", defaultValue = "1000", description = "Objects (default ${DEFAULT-VALUE}).")

@@ -59,8 +59,18 @@ public final class DeployedLoad implements Callable<Integer> {
     @Option(names = "--ratis-group", description = "The Ratis group's UUID.")
     String ratisGroup;
 
-    @Option(names = "--connections", defaultValue = "4", description = "Client objects (connection sets).")
+    @Option(
+            names = "--connections",
+            defaultValue = "4",
+            description = "Driver threads, each with its share of the requests in flight (Ratis: a client each).")
     int connections;
+
+    @Option(
+            names = "--eve-clients",
+            defaultValue = "1",
+            description = "EveClient objects (each one transport, one connection per replica) the driver threads"
+                    + " share, round robin (default 1: one per process, as an application would).")
+    int eveClients;
 
     @Option(names = "--outstanding", defaultValue = "64", description = "Requests in flight.")
     int outstanding;
@@ -199,13 +209,13 @@ public final class DeployedLoad implements Callable<Integer> {
             }
             ClusterConfig cluster = ClusterConfig.load(config);
             List<EveClient> clients = new ArrayList<>();
-            for (int c = 0; c < connections; c++) {
+            for (int c = 0; c < Math.max(1, Math.min(eveClients, connections)); c++) {
                 clients.add(EveClient.connect(cluster));
             }
             return new AsyncClosedLoop.Target() {
                 @Override
                 public CompletableFuture<String> send(int connection, byte[] payload) {
-                    return clients.get(connection)
+                    return clients.get(connection % clients.size())
                             .submit(payload)
                             .thenApply(reply -> reply.error() ? reply.errorText() : null);
                 }
