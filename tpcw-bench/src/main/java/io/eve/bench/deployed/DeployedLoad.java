@@ -72,6 +72,13 @@ public final class DeployedLoad implements Callable<Integer> {
                     + " share, round robin (default 1: one per process, as an application would).")
     int eveClients;
 
+    @Option(
+            names = "--eve-client",
+            defaultValue = "session",
+            description = "session (EveClient) or legacy (the client before ClientSession, one per driver thread,"
+                    + " as the baseline).")
+    String eveClient;
+
     @Option(names = "--outstanding", defaultValue = "64", description = "Requests in flight.")
     int outstanding;
 
@@ -201,6 +208,27 @@ public final class DeployedLoad implements Callable<Integer> {
                 .getProcessCpuTime();
     }
 
+    /** The baseline: the client before ClientSession, one object (transport, timer) per driver thread. */
+    private AsyncClosedLoop.Target legacy(ClusterConfig cluster) {
+        List<LegacyEveClient> clients = new ArrayList<>();
+        for (int c = 0; c < connections; c++) {
+            clients.add(LegacyEveClient.connect(cluster));
+        }
+        return new AsyncClosedLoop.Target() {
+            @Override
+            public CompletableFuture<String> send(int connection, byte[] payload) {
+                return clients.get(connection)
+                        .submit(payload)
+                        .thenApply(reply -> reply.error() ? reply.errorText() : null);
+            }
+
+            @Override
+            public void close() {
+                clients.forEach(LegacyEveClient::close);
+            }
+        };
+    }
+
     private AsyncClosedLoop.Target connect() {
         if (target.equals("eve")) {
             if (config == null) {
@@ -208,6 +236,13 @@ public final class DeployedLoad implements Callable<Integer> {
                         new CommandLine(this), "--target eve needs --config <cluster.properties>");
             }
             ClusterConfig cluster = ClusterConfig.load(config);
+            if (eveClient.equals("legacy")) {
+                return legacy(cluster);
+            }
+            if (!eveClient.equals("session")) {
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this), "--eve-client must be session or legacy, got '" + eveClient + "'");
+            }
             List<EveClient> clients = new ArrayList<>();
             for (int c = 0; c < Math.max(1, Math.min(eveClients, connections)); c++) {
                 clients.add(EveClient.connect(cluster));
