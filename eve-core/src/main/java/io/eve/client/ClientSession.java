@@ -146,11 +146,15 @@ public final class ClientSession<T> {
      * first.
      *
      * @return the request's number
-     * @throws IllegalStateException if no slot is free, the window is full, or the session is closed
+     * @throws EveException if the session was closed
+     * @throws IllegalStateException if no slot is free or the window is full
      */
     public long submit(byte[] payload, T attachment, long now, Output<T> out) {
-        if (closed || !hasFreeSlot() || !windowOpen()) {
-            throw new IllegalStateException(closed ? "the session is closed" : "no free slot or window room");
+        if (closed) {
+            throw new EveException("the client was closed");
+        }
+        if (!hasFreeSlot() || !windowOpen()) {
+            throw new IllegalStateException("no free slot or no room in the session window");
         }
         outstanding++;
         return sendOrdered(open(payload, attachment, advance(now)), out);
@@ -167,8 +171,11 @@ public final class ClientSession<T> {
             submit(payload, attachment, now, out);
             return;
         }
-        if (closed || !hasFreeSlot()) {
-            throw new IllegalStateException(closed ? "the session is closed" : "no free slot");
+        if (closed) {
+            throw new EveException("the client was closed");
+        }
+        if (!hasFreeSlot()) {
+            throw new IllegalStateException("no free slot");
         }
         outstanding++;
         ReadAttempt<T> read = new ReadAttempt<>(

@@ -1,6 +1,7 @@
 package io.eve.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eve.EveException;
 import io.eve.Reply;
@@ -312,5 +313,8 @@ class ClientSessionTest {
         session.close(new EveException("closed"), out);
         assertThat(out.replies).containsExactlyInAnyOrder("a failed", "g failed");
         assertThat(session.outstanding()).isZero();
+        assertThatThrownBy(() -> session.submit(utf8("b"), "b", 1, out))
+                .isInstanceOf(EveException.class)
+                .hasMessageContaining("closed");
     }
 }
