@@ -71,4 +71,23 @@ class CoreArchitectureTest {
                 .because("protocol roles take time as an argument (DESIGN.md section 9)")
                 .check(MAIN);
     }
+
+    @Test
+    void shouldKeepTheClientSessionFreeOfClocksThreadsAndTransports() {
+        noClasses()
+                .that()
+                .haveFullyQualifiedName("io.eve.client.ClientSession")
+                .or()
+                .haveFullyQualifiedName("io.eve.client.AttemptQueue")
+                .should()
+                .callMethod(System.class, "nanoTime")
+                .orShould()
+                .callMethod(System.class, "currentTimeMillis")
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.util.concurrent..", "io.eve.transport..")
+                .because(
+                        "the client's protocol takes time as an argument, so the simulator can drive it (decision 0035)")
+                .check(MAIN);
+    }
 }

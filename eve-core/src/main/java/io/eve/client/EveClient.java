@@ -2,23 +2,14 @@ package io.eve.client;
 
 import io.eve.EveException;
 import io.eve.Reply;
-import io.eve.Request;
 import io.eve.protocol.Message;
 import io.eve.transport.Transport;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentNavigableMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Talks to a replicated service: sends each request to the replica it believes is the primary, follows
@@ -32,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * linearizable). Exactly-once holds through a session (docs/protocol.md, "Client sessions"): every request
  * also carries the client's lowest request number still waiting for a reply, and the replicas keep the
  * replies from that number on, so every request the client may still retry is answered from them. A request
- * number is never more than {@link Request#SESSION_WINDOW} above that lowest one: {@link #submit} waits
+ * number is never more than {@link io.eve.Request#SESSION_WINDOW} above that lowest one: {@link #submit} waits
  * while the oldest request in flight holds the window back. A request that timed out is given up: the
  * replicas refuse it from then on, so it takes effect before its timeout or never.
  *
@@ -49,66 +40,25 @@ import java.util.concurrent.atomic.AtomicLong;
  * different or refused answer sends the request again as an ordered one. After a read timed out the client
  * sends reads as ordered requests for a while (a replica is down or slow, so they would all wait).
  *
+ * <p>The protocol itself is a {@link ClientSession} (sans-IO); this class is its shell: one transport (one
+ * connection per replica) shared by every thread that uses the client, requests pipelined over it, one
+ * lock around the session, and one timer thread that sweeps the session's timeouts a few times per attempt
+ * timeout (no timer per request). Futures complete outside the lock, on the thread that delivered the reply
+ * (the transport's) or ran the sweep.
+ *
  * <p>Thread-safe. The client id is the transport's node id; two clients must not share one.
  */
 public final class EveClient implements AutoCloseable {
     private final Transport transport;
     private final ClientConfig config;
-    /** Guards request numbering, so a request's lowest unanswered number counts every earlier request. */
-    private final Object session = new Object();
-    /** The next request number; guarded by {@link #session}. */
-    private long nextSeq = 1;
+    /** The session, also the lock and monitor every call into it holds. */
+    private final ClientSession<CompletableFuture<Reply>> session;
 
-    private final AtomicInteger windowWaiters = new AtomicInteger();
-    /** Whether an ordered request went to every replica yet (quorum profiles: see {@link #sendOrdered}). */
-    private final AtomicBoolean introduced = new AtomicBoolean();
-
-    /** Requests in flight by number: the first is the lowest unanswered one. */
-    private final ConcurrentNavigableMap<Long, Attempt> inFlight = new ConcurrentSkipListMap<>();
-
-    private final Semaphore slots;
     private final ScheduledExecutorService timer;
-    private volatile int target;
-    private volatile long lastHeardFromCluster = Long.MIN_VALUE;
-    private final AtomicLong nextReadSeq = new AtomicLong(1);
-    private final Map<Long, ReadAttempt> reads = new ConcurrentHashMap<>();
-    private volatile long ordinaryReadsUntil = System.nanoTime();
-    private final AtomicLong readsAnswered = new AtomicLong();
-    private final AtomicLong readsReissued = new AtomicLong();
-
-    /** How long reads go as ordered requests after a read-only attempt timed out. */
-    private static final long ORDINARY_READS_NANOS = 2_000_000_000L;
-
-    /** A read-only request on its way to every replica (Eve §6). */
-    private final class ReadAttempt {
-        final Request request;
-        final CompletableFuture<Reply> result = new CompletableFuture<>();
-        final long deadline;
-        final Map<Integer, Reply> answers = new ConcurrentHashMap<>();
-
-        ReadAttempt(Request request, long now) {
-            this.request = request;
-            this.deadline = now + config.readTimeout().toNanos();
-        }
-    }
-
-    /** A request on its way, with the replica it was last sent to. */
-    private final class Attempt {
-        final Request request;
-        final CompletableFuture<Reply> result = new CompletableFuture<>();
-        final long sentAt;
-        final long deadline;
-        volatile long resendAt;
-        /** Replies received so far from distinct replicas, when more than one must match. */
-        final Map<Integer, Reply> replies = new ConcurrentHashMap<>();
-
-        Attempt(Request request, long now) {
-            this.request = request;
-            this.sentAt = now;
-            this.deadline = now + config.requestTimeout().toNanos();
-            this.resendAt = now + config.attemptTimeout().toNanos();
-        }
-    }
+    /** Callers waiting in {@link #admit} for a slot or window room; guarded by {@link #session}. */
+    private int waiting;
+    /** Each thread's finished requests, completed once it let go of the lock. */
+    private final ThreadLocal<Finished> finished;
 
     /**
      * A client of {@code cluster} over TCP, with a fresh random client id (clients whose lives overlap must
@@ -172,7 +122,8 @@ public final class EveClient implements AutoCloseable {
     public EveClient(Transport transport, ClientConfig config) {
         this.transport = transport;
         this.config = config;
-        this.slots = new Semaphore(config.maxOutstanding());
+        this.session = new ClientSession<>(transport.self(), config, 0);
+        this.finished = ThreadLocal.withInitial(() -> new Finished(transport));
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "eve-client-" + transport.self());
             thread.setDaemon(true);
@@ -180,7 +131,7 @@ public final class EveClient implements AutoCloseable {
         });
         transport.start(this::onMessage);
         long period = Math.max(1, config.attemptTimeout().toMillis() / 4);
-        timer.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(this::sweep, period, period, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -191,13 +142,15 @@ public final class EveClient implements AutoCloseable {
      * @throws RequestTooLargeException if the payload exceeds {@code maxRequestBytes}
      */
     public CompletableFuture<Reply> submit(byte[] payload) {
-        acquireSlot(payload);
-        try {
-            return sendOrdered(open(payload, true));
-        } catch (RuntimeException e) {
-            slots.release();
-            throw e;
+        checkSize(payload);
+        CompletableFuture<Reply> result = new CompletableFuture<>();
+        Finished out = finished.get();
+        synchronized (session) {
+            admit();
+            session.submit(payload, result, System.nanoTime(), out);
         }
+        out.deliver(this);
+        return result;
     }
 
     /**
@@ -211,115 +164,29 @@ public final class EveClient implements AutoCloseable {
      * @throws RequestTooLargeException if the payload exceeds {@code maxRequestBytes}
      */
     public CompletableFuture<Reply> read(byte[] payload) {
-        acquireSlot(payload);
-        long now = System.nanoTime();
-        if (!config.readOnlyOptimisation() || now - ordinaryReadsUntil < 0) {
-            try {
-                return sendOrdered(open(payload, true));
-            } catch (RuntimeException e) {
-                slots.release();
-                throw e;
-            }
+        checkSize(payload);
+        CompletableFuture<Reply> result = new CompletableFuture<>();
+        Finished out = finished.get();
+        synchronized (session) {
+            admit();
+            session.read(payload, result, System.nanoTime(), out);
         }
-        ReadAttempt attempt =
-                new ReadAttempt(new Request(transport.self(), nextReadSeq.getAndIncrement(), payload), now);
-        reads.put(attempt.request.requestSeq(), attempt);
-        for (int replica : config.replicas()) {
-            transport.send(replica, new Message.ReadRequest(attempt.request));
-        }
-        return attempt.result;
+        out.deliver(this);
+        return result;
     }
 
     /** Reads answered by every replica alike, without ordering. */
     public long readsAnswered() {
-        return readsAnswered.get();
+        synchronized (session) {
+            return session.readsAnswered();
+        }
     }
 
     /** Reads sent again as ordered requests (answers differed, were refused, or did not all come in time). */
     public long readsReissued() {
-        return readsReissued.get();
-    }
-
-    private void acquireSlot(byte[] payload) {
-        if (payload.length > config.maxRequestBytes()) {
-            throw new RequestTooLargeException(
-                    "a request of " + payload.length + " bytes exceeds the maximum of " + config.maxRequestBytes());
-        }
-        try {
-            slots.acquire();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new EveException("interrupted while waiting for a free request slot", e);
-        }
-    }
-
-    /**
-     * Numbers a new ordered request and puts it in flight, in one step so that its lowest unanswered number
-     * counts every request numbered before it. With {@code mayWait} (a caller's thread) it first waits
-     * while the new number would lie beyond the session window.
-     */
-    private Attempt open(byte[] payload, boolean mayWait) {
         synchronized (session) {
-            long now = System.nanoTime();
-            long deadline = now + config.requestTimeout().toNanos();
-            while (mayWait && nextSeq - lowestUnanswered(nextSeq) >= Request.SESSION_WINDOW) {
-                awaitWindow(deadline - now);
-                now = System.nanoTime();
-                if (now - deadline >= 0) {
-                    throw new RequestTimeoutException("request " + lowestUnanswered(nextSeq) + " held the session"
-                            + " window for " + config.requestTimeout() + ": no new request could be numbered");
-                }
-            }
-            long seq = nextSeq++;
-            Attempt attempt = new Attempt(new Request(transport.self(), seq, lowestUnanswered(seq), payload), now);
-            inFlight.put(seq, attempt);
-            return attempt;
+            return session.readsReissued();
         }
-    }
-
-    private long lowestUnanswered(long next) {
-        Map.Entry<Long, Attempt> first = inFlight.firstEntry();
-        return first == null ? next : first.getKey();
-    }
-
-    /** Waits, holding nothing but the session's monitor, until a request leaves the flight. */
-    private void awaitWindow(long nanos) {
-        windowWaiters.incrementAndGet();
-        try {
-            TimeUnit.NANOSECONDS.timedWait(session, Math.max(1, nanos));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new EveException("interrupted while the session window was full", e);
-        } finally {
-            windowWaiters.decrementAndGet();
-        }
-    }
-
-    /** A request left the flight (answered, timed out, closed): wake a caller waiting for the window. */
-    private void onFinished() {
-        slots.release();
-        if (windowWaiters.get() > 0) {
-            synchronized (session) {
-                session.notifyAll();
-            }
-        }
-    }
-
-    /** Sends an ordered request in a slot already taken; the slot is freed when it completes. */
-    private CompletableFuture<Reply> sendOrdered(Attempt attempt) {
-        Request request = attempt.request;
-        attempt.result.whenComplete((reply, failure) -> onFinished());
-        if (config.matchingReplies() > 1 && introduced.compareAndSet(false, true)) {
-            // Every replica must be able to answer, and over TCP a replica reaches a client only through a
-            // connection the client opened: the first request goes to all of them (the others forward it to
-            // the primary), instead of waiting an attempt timeout for the broadcast retry to open the way.
-            for (int replica : config.replicas()) {
-                transport.send(replica, new Message.ClientRequest(request));
-            }
-        } else {
-            transport.send(target(), new Message.ClientRequest(request));
-        }
-        return attempt.result;
     }
 
     /** Sends a request and waits for its reply. */
@@ -338,161 +205,158 @@ public final class EveClient implements AutoCloseable {
 
     /** Requests sent and not yet answered. */
     public int outstanding() {
-        return inFlight.size();
+        synchronized (session) {
+            return session.ordered();
+        }
     }
 
-    private int target() {
-        return config.replicas()[Math.floorMod(target, config.replicas().length)];
+    private void checkSize(byte[] payload) {
+        if (payload.length > config.maxRequestBytes()) {
+            throw new RequestTooLargeException(
+                    "a request of " + payload.length + " bytes exceeds the maximum of " + config.maxRequestBytes());
+        }
+    }
+
+    /**
+     * Waits, holding the session's monitor, for a free slot (back-pressure, as long as it takes) and then for
+     * room in the session window (at most the request timeout: the oldest request holds the window back).
+     */
+    private void admit() {
+        try {
+            while (!session.hasFreeSlot()) {
+                await(0);
+            }
+            long deadline = System.nanoTime() + config.requestTimeout().toNanos();
+            while (!session.windowOpen() || !session.hasFreeSlot()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new RequestTimeoutException("request " + session.lowestUnanswered() + " held the session"
+                            + " window for " + config.requestTimeout() + ": no new request could be numbered");
+                }
+                await(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EveException("interrupted while waiting for a free request slot", e);
+        }
+    }
+
+    private void await(long nanos) throws InterruptedException {
+        waiting++;
+        try {
+            if (nanos == 0) {
+                session.wait();
+            } else {
+                TimeUnit.NANOSECONDS.timedWait(session, nanos);
+            }
+        } finally {
+            waiting--;
+        }
     }
 
     private void onMessage(int from, Message message) {
-        lastHeardFromCluster = System.nanoTime();
-        if (message instanceof Message.ReadReply read) {
-            onReadReply(from, read);
-        } else if (message instanceof Message.ClientReply reply) {
-            Reply received = reply.reply();
-            if (config.matchingReplies() <= 1) {
-                Attempt done = inFlight.remove(received.requestSeq());
-                if (done != null) {
-                    done.result.complete(received);
-                }
-            } else {
-                onQuorumReply(from, received);
-            }
-        } else if (message instanceof Message.Redirect redirect) {
-            pointAt(redirect.primary());
-            if (config.broadcastRetries()) {
-                // Quorum profiles: the replica forwarded the request to the primary it names and tells the client
-                // only where to send the next ones (it learns a new view at once, not by timing out at the old
-                // primary). Sending this one again would only make a duplicate.
-                return;
-            }
-            Attempt again = inFlight.get(redirect.requestSeq());
-            // A replica naming itself cannot serve yet (it is catching up): wait for the attempt timeout
-            // instead of asking it again at once.
-            if (again != null && redirect.primary() != from) {
-                transport.send(redirect.primary(), new Message.ClientRequest(again.request));
-            }
+        Finished out = finished.get();
+        synchronized (session) {
+            session.onMessage(from, message, System.nanoTime(), out);
+            out.wakeWaiters(this);
         }
+        out.deliver(this);
     }
 
-    /** Accept a reply once {@code matchingReplies} distinct replicas sent one equal to it. */
-    private void onQuorumReply(int from, Reply received) {
-        Attempt attempt = inFlight.get(received.requestSeq());
-        if (attempt == null || !isReplica(from) || received.clientId() != transport.self()) {
-            return;
+    private void sweep() {
+        Finished out = finished.get();
+        synchronized (session) {
+            session.onTick(System.nanoTime(), out);
+            out.wakeWaiters(this);
         }
-        attempt.replies.put(from, received);
-        long matching =
-                attempt.replies.values().stream().filter(received::equals).count();
-        if (matching >= config.matchingReplies() && inFlight.remove(received.requestSeq(), attempt)) {
-            attempt.result.complete(received);
-        }
-    }
-
-    /** Accept a read-only answer once every replica sent it; reissue on the first refusal or difference. */
-    private void onReadReply(int from, Message.ReadReply read) {
-        Reply answer = read.reply();
-        ReadAttempt attempt = reads.get(answer.requestSeq());
-        if (attempt == null || !isReplica(from) || answer.clientId() != transport.self()) {
-            return;
-        }
-        if (read.reissue()) {
-            reissue(attempt);
-            return;
-        }
-        attempt.answers.put(from, answer);
-        if (attempt.answers.values().stream().anyMatch(other -> !other.equals(answer))) {
-            reissue(attempt);
-        } else if (attempt.answers.size() == config.replicas().length && reads.remove(answer.requestSeq(), attempt)) {
-            readsAnswered.incrementAndGet();
-            slots.release();
-            attempt.result.complete(answer);
-        }
-    }
-
-    /** The read-only attempt failed: send the request as an ordered one, in the slot the read holds. */
-    private void reissue(ReadAttempt attempt) {
-        if (!reads.remove(attempt.request.requestSeq(), attempt)) {
-            return;
-        }
-        readsReissued.incrementAndGet();
-        sendOrdered(open(attempt.request.payload(), false)).whenComplete((reply, failure) -> {
-            if (failure != null) {
-                attempt.result.completeExceptionally(failure);
-            } else {
-                attempt.result.complete(reply);
-            }
-        });
-    }
-
-    private boolean isReplica(int node) {
-        for (int replica : config.replicas()) {
-            if (replica == node) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void pointAt(int replica) {
-        for (int i = 0; i < config.replicas().length; i++) {
-            if (config.replicas()[i] == replica) {
-                target = i;
-            }
-        }
-    }
-
-    private void checkTimeouts() {
-        long now = System.nanoTime();
-        for (ReadAttempt read : reads.values()) {
-            if (now - read.deadline >= 0) {
-                ordinaryReadsUntil = now + ORDINARY_READS_NANOS;
-                reissue(read);
-            }
-        }
-        boolean moved = false;
-        for (Attempt attempt : inFlight.values()) {
-            if (now - attempt.deadline >= 0) {
-                inFlight.remove(attempt.request.requestSeq());
-                String replicas = java.util.Arrays.toString(config.replicas());
-                boolean silent = lastHeardFromCluster == Long.MIN_VALUE || lastHeardFromCluster - attempt.sentAt < 0;
-                attempt.result.completeExceptionally(
-                        silent
-                                ? new ClusterUnavailableException("no replica of " + replicas
-                                        + " answered anything within " + config.requestTimeout() + " (request "
-                                        + attempt.request.requestSeq() + ")")
-                                : new RequestTimeoutException("request " + attempt.request.requestSeq()
-                                        + " got no reply within " + config.requestTimeout() + " from replicas "
-                                        + replicas));
-            } else if (now - attempt.resendAt >= 0) {
-                if (!moved) {
-                    target++;
-                    moved = true;
-                }
-                attempt.resendAt = now + config.attemptTimeout().toNanos();
-                if (config.broadcastRetries()) {
-                    for (int replica : config.replicas()) {
-                        transport.send(replica, new Message.ClientRequest(attempt.request));
-                    }
-                } else {
-                    transport.send(target(), new Message.ClientRequest(attempt.request));
-                }
-            }
-        }
+        out.deliver(this);
     }
 
     @Override
     public void close() {
         timer.shutdownNow();
         transport.close();
-        for (Attempt attempt : inFlight.values()) {
-            attempt.result.completeExceptionally(new EveException("the client was closed"));
+        Finished out = finished.get();
+        synchronized (session) {
+            session.close(new EveException("the client was closed"), out);
+            out.wakeWaiters(this);
         }
-        inFlight.clear();
-        for (ReadAttempt read : reads.values()) {
-            read.result.completeExceptionally(new EveException("the client was closed"));
+        out.deliver(this);
+    }
+
+    /**
+     * What one thread's call into the session produced: frames are sent at once (under the lock, so requests
+     * leave in the order they were numbered), finished requests are kept and their futures completed after
+     * the lock is released, so no caller's continuation ever runs holding it. A continuation that submits
+     * again on the same thread appends to the list being delivered; the outer delivery completes it.
+     */
+    private static final class Finished implements ClientSession.Output<CompletableFuture<Reply>> {
+        private final Transport transport;
+
+        @SuppressWarnings("unchecked")
+        private CompletableFuture<Reply>[] futures = (CompletableFuture<Reply>[]) new CompletableFuture<?>[8];
+
+        private Object[] outcomes = new Object[8];
+        private int count;
+        private boolean delivering;
+
+        Finished(Transport transport) {
+            this.transport = transport;
         }
-        reads.clear();
+
+        @Override
+        public void send(int to, Message message) {
+            transport.send(to, message);
+        }
+
+        @Override
+        public void onReply(CompletableFuture<Reply> future, Reply reply) {
+            add(future, reply);
+        }
+
+        @Override
+        public void onFailure(CompletableFuture<Reply> future, EveException failure) {
+            add(future, failure);
+        }
+
+        private void add(CompletableFuture<Reply> future, Object outcome) {
+            if (count == futures.length) {
+                futures = java.util.Arrays.copyOf(futures, count * 2);
+                outcomes = java.util.Arrays.copyOf(outcomes, count * 2);
+            }
+            futures[count] = future;
+            outcomes[count] = outcome;
+            count++;
+        }
+
+        /** Called holding the session's lock: a finished request freed a slot someone waits for. */
+        void wakeWaiters(EveClient client) {
+            if (count > 0 && client.waiting > 0) {
+                client.session.notifyAll();
+            }
+        }
+
+        void deliver(EveClient client) {
+            if (delivering) {
+                return;
+            }
+            delivering = true;
+            try {
+                for (int i = 0; i < count; i++) {
+                    CompletableFuture<Reply> future = futures[i];
+                    Object outcome = outcomes[i];
+                    futures[i] = null;
+                    outcomes[i] = null;
+                    if (outcome instanceof Reply reply) {
+                        future.complete(reply);
+                    } else {
+                        future.completeExceptionally((Throwable) outcome);
+                    }
+                }
+            } finally {
+                count = 0;
+                delivering = false;
+            }
+        }
     }
 }

@@ -1,23 +1,25 @@
 package io.eve.verify.sim;
 
+import io.eve.EveException;
 import io.eve.Reply;
-import io.eve.Request;
+import io.eve.client.ClientConfig;
+import io.eve.client.ClientSession;
 import io.eve.protocol.Message;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * A simulated client: sends one request at a time, its payloads and the judgement of its replies coming
- * from its {@link SimWorkload} (its own counter, or shared registers). It resends the same request (same
- * number) to the other replica after a timeout and follows redirects; with the quorum profiles it accepts
- * a reply only once {@code r + 1} replicas sent the same one, and resends to all on a timeout. A client
- * whose workload allows it gives up on a request that waits too long while faults are injected and goes on
- * with the next number. It checks as replies come that a repeated reply equals the first (invariant 4).
+ * A simulated client: the real client's protocol ({@link ClientSession}, the one {@code EveClient} runs)
+ * driven in simulated time, one request at a time, its payloads and the judgement of its replies coming
+ * from its {@link SimWorkload} (its own counter, or shared registers). Retransmission, failover, redirects
+ * and the reply quorum are the session's; this class adds what a workload does around it: a think time
+ * before each request, giving up on a request that waits too long while faults are injected (when the
+ * workload allows it), and checking as replies come that a repeated reply equals the first (invariant 4).
+ * Single-threaded, on the simulator's event loop.
  */
 final class SimClient {
     private static final long CHECK_NANOS = 10_000_000L;
@@ -29,36 +31,38 @@ final class SimClient {
     final SimWorkload workload;
     private final World sim;
     private final SplittableRandom random;
-    private final int[] replicas;
+    private final boolean quorum;
+    private final ClientSession<Long> session;
+    private final Output output = new Output();
     private final Map<Long, byte[]> answers = new HashMap<>();
     private long sent;
-    private int target;
-    private Request outstanding;
-    private long outstandingSince;
-    private long resendAt;
-    private int remainingAfterHeal = -1;
-    private int requiredMatches = 1;
-    private boolean quorum;
-    private final Map<String, Set<Integer>> votes = new HashMap<>();
+    /** The request waiting for a reply, or 0. */
+    private long outstanding;
 
-    SimClient(World sim, int id, SimWorkload workload, int[] replicas, SplittableRandom random) {
+    private long outstandingSince;
+    private int remainingAfterHeal = -1;
+    /** The sender of the message the session is handling, for the log. */
+    private int from;
+
+    /**
+     * A client of {@code replicas}; with {@code matches > 0} (the quorum profiles) it accepts a reply once
+     * {@code matches} replicas sent the same one ({@code r + 1}) and sends a timed-out request to all.
+     */
+    SimClient(World sim, int id, SimWorkload workload, int[] replicas, SplittableRandom random, int matches) {
         this.sim = sim;
         this.id = id;
         this.workload = workload;
-        this.replicas = replicas.clone();
         this.random = random;
-        this.target = random.nextInt(replicas.length);
-    }
-
-    /**
-     * Quorum profiles: accept a reply once {@code matches} replicas sent the same one (r + 1), and on a
-     * timeout send the request to every replica instead of the next one.
-     */
-    SimClient quorum(int matches) {
-        this.requiredMatches = matches;
-        this.quorum = true;
-        this.target = 0;
-        return this;
+        this.quorum = matches > 0;
+        // Requests never time out in the session: giving up is the workload's decision (see givesUp).
+        ClientConfig config = ClientConfig.of(replicas)
+                .withTimeouts(Duration.ofNanos(sim.clientTimeoutNanos()), Duration.ofDays(1))
+                .withReadTimeout(Duration.ZERO)
+                .withMaxOutstanding(1);
+        int firstTarget = random.nextInt(replicas.length);
+        this.session = quorum
+                ? new ClientSession<>(id, config.withQuorumReplies(matches), 0)
+                : new ClientSession<>(id, config, firstTarget);
     }
 
     void start() {
@@ -74,21 +78,17 @@ final class SimClient {
     /** Finish the request in flight, send {@code more} after it, then stop. */
     void onHeal(int more) {
         remainingAfterHeal = more;
-        if (outstanding == null && more == 0) {
-            remainingAfterHeal = 0;
-        }
     }
 
     boolean done() {
-        return remainingAfterHeal == 0 && outstanding == null;
+        return remainingAfterHeal == 0 && outstanding == 0;
     }
 
     /** The request waiting for a reply and since when, for a liveness report; {@code null} if none. */
     String pending() {
-        return outstanding == null
+        return outstanding == 0
                 ? null
-                : "client " + id + " request " + outstanding.requestSeq() + " pending since "
-                        + outstandingSince / 1_000_000 + " ms";
+                : "client " + id + " request " + outstanding + " pending since " + outstandingSince / 1_000_000 + " ms";
     }
 
     private void thinkThenSend() {
@@ -99,39 +99,28 @@ final class SimClient {
     }
 
     private void sendNext() {
-        if (remainingAfterHeal == 0 || outstanding != null) {
+        if (remainingAfterHeal == 0 || outstanding != 0) {
             return;
         }
         if (remainingAfterHeal > 0) {
             remainingAfterHeal--;
         }
         sent++;
-        // One request at a time: every earlier one was answered or given up, so this is the lowest unanswered.
-        outstanding = new Request(id, sent, sent, workload.invoke(sent, sim.now()));
         outstandingSince = sim.now();
-        transmit();
-    }
-
-    private void transmit() {
-        resendAt = sim.now() + sim.clientTimeoutNanos();
-        sim.network().send(id, replicas[target], new Message.ClientRequest(outstanding));
+        outstanding = session.submit(workload.invoke(sent, sim.now()), sent, sim.now(), output);
+        if (outstanding != sent) {
+            sim.fail("client " + id + ": the session numbered request " + sent + " as " + outstanding);
+        }
     }
 
     private void scheduleCheck() {
         sim.queue().after(CHECK_NANOS, "client " + id + " timer", () -> {
-            if (outstanding != null && givesUp()) {
-                abandon();
-            } else if (outstanding != null && sim.now() >= resendAt && quorum) {
-                sim.log("client " + id + " times out; sends request " + outstanding.requestSeq() + " to all");
-                resendAt = sim.now() + sim.clientTimeoutNanos();
-                for (int replica : replicas) {
-                    sim.network().send(id, replica, new Message.ClientRequest(outstanding));
-                }
-            } else if (outstanding != null && sim.now() >= resendAt) {
-                target = (target + 1) % replicas.length;
-                sim.log("client " + id + " times out; resends request " + outstanding.requestSeq() + " to "
-                        + replicas[target]);
-                transmit();
+            if (outstanding != 0 && givesUp()) {
+                long seq = outstanding;
+                sim.log("client " + id + " gives up on request " + seq + " (it may still take effect)");
+                session.abandon(seq, output);
+            } else {
+                session.onTick(sim.now(), output);
             }
             if (!done()) {
                 scheduleCheck();
@@ -146,98 +135,75 @@ final class SimClient {
                 && sim.now() - outstandingSince >= ABANDON_AFTER_TIMEOUTS * sim.clientTimeoutNanos();
     }
 
-    private void abandon() {
-        long seq = outstanding.requestSeq();
-        sim.log("client " + id + " gives up on request " + seq + " (it may still take effect)");
-        workload.onAbandoned(seq, sim.now());
-        outstanding = null;
-        votes.clear();
-        thinkThenSend();
-    }
-
     void onMessage(int from, Message message) {
-        if (message instanceof Message.ClientReply reply) {
-            onReply(from, reply.reply());
-        } else if (message instanceof Message.Redirect redirect) {
-            if (quorum) {
-                // As EveClient in the quorum profiles: the replica forwarded the request; only the target moves.
-                for (int i = 0; i < replicas.length; i++) {
-                    if (replicas[i] == redirect.primary()) {
-                        target = i;
-                    }
-                }
-                return;
-            }
-            if (outstanding != null && redirect.requestSeq() == outstanding.requestSeq()) {
-                for (int i = 0; i < replicas.length; i++) {
-                    if (replicas[i] == redirect.primary()) {
-                        target = i;
-                    }
-                }
-                // Back off a little: two replicas that disagree on the primary would bounce it forever.
-                long seq = outstanding.requestSeq();
-                sim.queue().after(1_000_000L, "client " + id + " follows redirect", () -> {
-                    if (outstanding != null && outstanding.requestSeq() == seq) {
-                        transmit();
-                    }
-                });
-            }
-        }
-    }
-
-    /** Only a reply r + 1 replicas agree on is accepted, and only an accepted reply must be right. */
-    private void onQuorumReply(int from, Reply reply) {
-        if (outstanding == null || reply.clientId() != id || reply.requestSeq() != outstanding.requestSeq()) {
+        if (!quorum && message instanceof Message.ClientReply reply && !checkRepeat(from, reply.reply())) {
             return;
         }
-        String key = (reply.error() ? "error " : "") + text(reply.payload());
-        Set<Integer> senders = votes.computeIfAbsent(key, k -> new HashSet<>());
-        senders.add(from);
-        if (senders.size() >= requiredMatches) {
-            accept(reply, "from " + senders);
-        }
+        this.from = from;
+        session.onMessage(from, message, sim.now(), output);
     }
 
-    private void onReply(int from, Reply reply) {
-        if (quorum) {
-            onQuorumReply(from, reply);
-            return;
-        }
+    /**
+     * Primary-backup: a reply to anything but the request in flight must repeat the first reply to it
+     * (invariant 4). Whether the session should see the reply.
+     */
+    private boolean checkRepeat(int from, Reply reply) {
         long seq = reply.requestSeq();
         if (reply.clientId() != id || seq < 1 || seq > sent) {
             sim.fail("client " + id + " got " + reply + " from " + from + " but has sent only " + sent + " requests");
-            return;
+            return false;
         }
-        if (outstanding == null || seq != outstanding.requestSeq()) {
-            // A late copy of an old request meets a session that has moved on: the reply cache refuses it
-            // (ReplyCache: "already answered"), never executes it again. The client has its answer, or gave
-            // up, and ignores this one.
-            byte[] first = answers.get(seq);
-            boolean stale = reply.error() && reply.errorText().contains("not executed: it was already answered");
-            if (first != null && !stale && !Arrays.equals(first, reply.payload())) {
-                sim.fail("client " + id + " got two different replies to request " + seq + ": " + text(first) + " and "
-                        + text(reply.payload()) + " (from " + from + ")");
-            }
-            return;
+        if (seq == outstanding) {
+            return true;
         }
-        accept(reply, "from node " + from);
+        // A late copy of an old request meets a session that has moved on: the reply cache refuses it
+        // (ReplyCache: "already answered"), never executes it again. The client has its answer, or gave up,
+        // and ignores this one.
+        byte[] first = answers.get(seq);
+        boolean stale = reply.error() && reply.errorText().contains("not executed: it was already answered");
+        if (first != null && !stale && !Arrays.equals(first, reply.payload())) {
+            sim.fail("client " + id + " got two different replies to request " + seq + ": " + text(first) + " and "
+                    + text(reply.payload()) + " (from " + from + ")");
+        }
+        return false;
     }
 
-    private void accept(Reply reply, String source) {
-        long seq = reply.requestSeq();
+    /** Only an accepted reply must be right. */
+    private void accept(long seq, Reply reply) {
         String wrong = workload.onReply(seq, reply, sim.now());
         if (wrong != null) {
-            sim.fail("client " + id + " accepted a wrong reply to request " + seq + " (" + source + "): " + wrong);
+            sim.fail("client " + id + " accepted a wrong reply to request " + seq + " (the last from node " + from
+                    + "): " + wrong);
             return;
         }
         answers.put(seq, reply.payload());
-        sim.log("client " + id + " acknowledged request " + seq + " (" + source + "): " + text(reply.payload()));
-        outstanding = null;
-        votes.clear();
+        sim.log("client " + id + " acknowledged request " + seq + " (the last from node " + from + "): "
+                + text(reply.payload()));
+        outstanding = 0;
         thinkThenSend();
     }
 
     private static String text(byte[] payload) {
         return new String(payload, StandardCharsets.UTF_8);
+    }
+
+    /** What the session asks of the simulated world. */
+    private final class Output implements ClientSession.Output<Long> {
+        @Override
+        public void send(int to, Message message) {
+            sim.network().send(id, to, message);
+        }
+
+        @Override
+        public void onReply(Long seq, Reply reply) {
+            accept(seq, reply);
+        }
+
+        @Override
+        public void onFailure(Long seq, EveException failure) {
+            workload.onAbandoned(seq, sim.now());
+            outstanding = 0;
+            thinkThenSend();
+        }
     }
 }

@@ -30,8 +30,7 @@ final class SimClients {
             SplittableRandom random = root.split();
             SimWorkload workload =
                     i < settings.clients() ? new CounterWorkload(i) : registers.client(id, random.split());
-            SimClient client = new SimClient(sim, id, workload, replicas, random);
-            clients.add(matches > 0 ? client.quorum(matches) : client);
+            clients.add(new SimClient(sim, id, workload, replicas, random, matches));
         }
     }
 

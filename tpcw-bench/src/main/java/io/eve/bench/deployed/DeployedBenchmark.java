@@ -50,6 +50,12 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = "Eve's profiles and Apache Ratis as separate JVMs, driven by a load JVM.")
 public final class DeployedBenchmark implements Callable<Integer> {
+    /**
+     * The suffix of an Eve system measured with the client before ClientSession ({@link LegacyEveClient}, one
+     * per driver thread) instead of one shared EveClient: the old and the new client in the same run.
+     */
+    static final String LEGACY_CLIENT = "/legacy-client";
+
     /** The systems, in the order they run. */
     static final List<String> SYSTEMS = List.of("primary-backup", "crash", "bft", "ratis-grpc", "ratis-netty");
 
@@ -66,7 +72,8 @@ public final class DeployedBenchmark implements Callable<Integer> {
     @Option(
             names = "--systems",
             split = ",",
-            description = "Of primary-backup, crash, bft, ratis-grpc, ratis-netty (default: all).")
+            description = "Of primary-backup, crash, bft, ratis-grpc, ratis-netty (default: all); an Eve system with"
+                    + " /legacy-client runs the load with the client before ClientSession, as a baseline.")
     private List<String> systems = SYSTEMS;
 
     @Option(
@@ -92,7 +99,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
             names = "--connections",
             defaultValue = "4",
             description =
-                    "Client objects in the load JVM, each with its own connections and driver thread (default ${DEFAULT-VALUE}).")
+                    "Driver threads in the load JVM; against Eve they share one EveClient, against Ratis each has its own client (default ${DEFAULT-VALUE})")
     private int connections;
 
     @Option(names = "--objects", defaultValue = "1000", description = "Objects (default ${DEFAULT-VALUE}).")
@@ -228,7 +235,13 @@ public final class DeployedBenchmark implements Callable<Integer> {
 
     private void validate() {
         for (String system : systems) {
-            require(SYSTEMS.contains(system), "--systems", "unknown system '" + system + "'; expected of " + SYSTEMS);
+            String base = system.endsWith(LEGACY_CLIENT) && !system.startsWith("ratis-")
+                    ? system.substring(0, system.length() - LEGACY_CLIENT.length())
+                    : system;
+            require(
+                    SYSTEMS.contains(base),
+                    "--systems",
+                    "unknown system '" + system + "'; expected of " + SYSTEMS + ", Eve's also with " + LEGACY_CLIENT);
         }
         require(!systems.isEmpty(), "--systems", "at least one system is needed");
         for (String mode : storage) {
@@ -279,7 +292,11 @@ public final class DeployedBenchmark implements Callable<Integer> {
     private DeployedPoint measure(int run, String system, boolean durable, double warmup, double duration)
             throws Exception {
         String label = durable ? system + "-" + DURABLE : system;
-        Path dir = output.resolve("run" + run + "-" + label);
+        Path dir = output.resolve("run" + run + "-" + label.replace('/', '-'));
+        boolean legacyClient = system.endsWith(LEGACY_CLIENT);
+        if (legacyClient) {
+            system = system.substring(0, system.length() - LEGACY_CLIENT.length());
+        }
         try (ChildJvms jvms = new ChildJvms(dir)) {
             List<String> names = new ArrayList<>();
             List<String> loadArgs = new ArrayList<>();
@@ -316,6 +333,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
                             + START_LIMIT + "; logs in " + dir);
                 }
                 loadArgs.addAll(List.of("--target", "eve", "--config", config.toString()));
+                loadArgs.addAll(List.of("--eve-client", legacyClient ? "legacy" : "session"));
             }
             loadArgs.addAll(List.of(
                     "--connections", Integer.toString(connections),

@@ -59,8 +59,25 @@ public final class DeployedLoad implements Callable<Integer> {
     @Option(names = "--ratis-group", description = "The Ratis group's UUID.")
     String ratisGroup;
 
-    @Option(names = "--connections", defaultValue = "4", description = "Client objects (connection sets).")
+    @Option(
+            names = "--connections",
+            defaultValue = "4",
+            description = "Driver threads, each with its share of the requests in flight (Ratis: a client each).")
     int connections;
+
+    @Option(
+            names = "--eve-clients",
+            defaultValue = "1",
+            description = "EveClient objects (each one transport, one connection per replica) the driver threads"
+                    + " share, round robin (default 1: one per process, as an application would).")
+    int eveClients;
+
+    @Option(
+            names = "--eve-client",
+            defaultValue = "session",
+            description = "session (EveClient) or legacy (the client before ClientSession, one per driver thread,"
+                    + " as the baseline).")
+    String eveClient;
 
     @Option(names = "--outstanding", defaultValue = "64", description = "Requests in flight.")
     int outstanding;
@@ -191,6 +208,27 @@ public final class DeployedLoad implements Callable<Integer> {
                 .getProcessCpuTime();
     }
 
+    /** The baseline: the client before ClientSession, one object (transport, timer) per driver thread. */
+    private AsyncClosedLoop.Target legacy(ClusterConfig cluster) {
+        List<LegacyEveClient> clients = new ArrayList<>();
+        for (int c = 0; c < connections; c++) {
+            clients.add(LegacyEveClient.connect(cluster));
+        }
+        return new AsyncClosedLoop.Target() {
+            @Override
+            public CompletableFuture<String> send(int connection, byte[] payload) {
+                return clients.get(connection)
+                        .submit(payload)
+                        .thenApply(reply -> reply.error() ? reply.errorText() : null);
+            }
+
+            @Override
+            public void close() {
+                clients.forEach(LegacyEveClient::close);
+            }
+        };
+    }
+
     private AsyncClosedLoop.Target connect() {
         if (target.equals("eve")) {
             if (config == null) {
@@ -198,14 +236,21 @@ public final class DeployedLoad implements Callable<Integer> {
                         new CommandLine(this), "--target eve needs --config <cluster.properties>");
             }
             ClusterConfig cluster = ClusterConfig.load(config);
+            if (eveClient.equals("legacy")) {
+                return legacy(cluster);
+            }
+            if (!eveClient.equals("session")) {
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this), "--eve-client must be session or legacy, got '" + eveClient + "'");
+            }
             List<EveClient> clients = new ArrayList<>();
-            for (int c = 0; c < connections; c++) {
+            for (int c = 0; c < Math.max(1, Math.min(eveClients, connections)); c++) {
                 clients.add(EveClient.connect(cluster));
             }
             return new AsyncClosedLoop.Target() {
                 @Override
                 public CompletableFuture<String> send(int connection, byte[] payload) {
-                    return clients.get(connection)
+                    return clients.get(connection % clients.size())
                             .submit(payload)
                             .thenApply(reply -> reply.error() ? reply.errorText() : null);
                 }
