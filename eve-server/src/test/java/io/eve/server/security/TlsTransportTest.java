@@ -163,8 +163,7 @@ class TlsTransportTest {
             impostor.connect(zero.boundAddress(), 5_000);
             impostor.setSoTimeout(20_000);
             OutputStream out = impostor.getOutputStream();
-            out.write(hello(1));
-            out.write(CODEC.encode(new Message.Heartbeat(1, 999_999)));
+            writeOnce(out, hello(1), CODEC.encode(new Message.Heartbeat(1, 999_999)));
             out.flush();
             assertThat(closedByPeer(impostor)).isTrue();
         }
@@ -180,8 +179,7 @@ class TlsTransportTest {
         try (SSLSocket impostor =
                 TestTls.connect(bundle.resolve("node-2"), "node.key", "node.crt", zero.boundAddress())) {
             OutputStream out = impostor.getOutputStream();
-            out.write(hello(1));
-            out.write(CODEC.encode(new Message.Heartbeat(1, 999_999)));
+            writeOnce(out, hello(1), CODEC.encode(new Message.Heartbeat(1, 999_999)));
             out.flush();
             assertThat(closedByPeer(impostor)).isTrue();
         }
@@ -236,8 +234,9 @@ class TlsTransportTest {
         try (SSLSocket socket =
                 TestTls.connect(bundle.resolve("client-1"), "client.key", "client.crt", zero.boundAddress())) {
             OutputStream out = socket.getOutputStream();
-            out.write(hello(otherId));
-            out.write(CODEC.encode(new Message.ClientRequest(new Request(clientId, 99, new byte[] {1}))));
+            writeOnce(
+                    out, hello(otherId), CODEC.encode(new Message.ClientRequest(new Request(clientId, 99, new byte[] {1
+                    }))));
             out.flush();
             assertThat(closedByPeer(socket)).isTrue();
         }
@@ -256,15 +255,7 @@ class TlsTransportTest {
                 SSLSocket socket = TestTls.connect(bundle.resolve("node-2"), "node.key", "node.crt", proxy.address())) {
             proxy.flipNext.set(true);
             OutputStream out = socket.getOutputStream();
-            // One write, so one TLS record carries both: with two, the replica could close the link on the
-            // corrupted first record before the second was written, and that write failed with a broken pipe
-            // (fresh-clone CI on a quiet machine).
-            byte[] hello = hello(2);
-            byte[] heartbeat = CODEC.encode(new Message.Heartbeat(2, 5));
-            out.write(ByteBuffer.allocate(hello.length + heartbeat.length)
-                    .put(hello)
-                    .put(heartbeat)
-                    .array());
+            writeOnce(out, hello(2), CODEC.encode(new Message.Heartbeat(2, 5)));
             out.flush();
             assertThat(closedByPeer(socket)).isTrue();
         }
@@ -310,6 +301,23 @@ class TlsTransportTest {
         assertThat(closedFor(ClosedBecause.FRAME_TIMEOUT, before + 1)).isTrue();
         assertThat(otherSenders).isEmpty();
         oneSendsAndEverythingArrives(5);
+    }
+
+    /**
+     * Writes {@code parts} in one write, so one TLS record carries them all. With a write per part, the replica
+     * could close a link it refuses on the first part before the next was written, and that write failed with
+     * a broken pipe instead of the test seeing the close (fresh-clone CI on a quiet machine).
+     */
+    private static void writeOnce(OutputStream out, byte[]... parts) throws java.io.IOException {
+        int length = 0;
+        for (byte[] part : parts) {
+            length += part.length;
+        }
+        ByteBuffer all = ByteBuffer.allocate(length);
+        for (byte[] part : parts) {
+            all.put(part);
+        }
+        out.write(all.array());
     }
 
     /** Forwards one connection to {@code target}, flipping a bit of the first chunk after {@link #flipNext}. */
