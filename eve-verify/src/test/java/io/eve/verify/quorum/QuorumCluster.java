@@ -61,6 +61,12 @@ final class QuorumCluster implements AutoCloseable {
                 KeyConflictMixer.unbounded());
     }
 
+    /** A cluster of {@code config}'s shape, in memory, extra protection off. */
+    static QuorumCluster inMemory(QuorumConfig config) {
+        return new QuorumCluster(
+                tuned(config).withExtraProtection(ExtraProtectionConfig.OFF), KeyConflictMixer.unbounded());
+    }
+
     static QuorumCluster crash(Mixer mixer) {
         return new QuorumCluster(tuned(QuorumConfig.crash(new int[] {0, 1, 2}, 0)), mixer);
     }

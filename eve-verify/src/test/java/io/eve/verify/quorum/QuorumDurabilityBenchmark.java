@@ -64,10 +64,12 @@ class QuorumDurabilityBenchmark {
 
     @Test
     void durableVersusInMemoryThroughput() throws Exception {
-        QuorumConfig crash = QuorumConfig.crash(new int[] {0, 1, 2}, 0);
+        // -Dbench.pipelined=true: both clusters with agreement.pipelined on (docs/quorum.md, "Pipelined agreement").
+        QuorumConfig crash = QuorumConfig.crash(new int[] {0, 1, 2}, 0)
+                .withPipelinedAgreement(Boolean.getBoolean("bench.pipelined"));
         for (int run = 1; run <= 3; run++) {
             double memory;
-            try (QuorumCluster cluster = QuorumCluster.crash(ExtraProtectionConfig.OFF)) {
+            try (QuorumCluster cluster = QuorumCluster.inMemory(crash)) {
                 memory = throughput(cluster);
             }
             Path dir = Files.createTempDirectory("eve-quorum-bench");
@@ -76,8 +78,9 @@ class QuorumDurabilityBenchmark {
                 durable = throughput(cluster);
             }
             System.out.printf(
-                    "run %d: in-memory %.0f req/s, durable (sync=batch) %.0f req/s, ratio %.2f%n",
-                    run, memory, durable, durable / memory);
+                    "run %d (agreement pipelined %s): in-memory %.0f req/s, durable (sync=batch) %.0f req/s, ratio"
+                            + " %.2f%n",
+                    run, crash.pipelinedAgreement() ? "on" : "off", memory, durable, durable / memory);
         }
     }
 }
