@@ -463,9 +463,11 @@ public final class ObjectGraphState implements VersionedState {
         }
         // The live objects hold the last sealed version: take them back to the target through the logs of the
         // batches after it, write, and bring them forward again exactly as they were.
+        // back() captures every object it will touch before undoing anything, so forward() restores them even
+        // if an undo or the write fails part way.
         Rewind rewind = new Rewind(this, versions.tailMap(targetSeq, false).values());
-        rewind.back();
         try {
+            rewind.back();
             return new DeltaWriter(this).write(sinceSeq, target);
         } finally {
             rewind.forward();
