@@ -210,6 +210,7 @@ public final class QuorumRoles implements HostedRoles {
                 || message instanceof Message.Suspect
                 || message instanceof Message.JoinQuery
                 || message instanceof Message.JoinState
+                || message instanceof Message.ViewQuery
                 || message instanceof Message.Authenticated
                 || message instanceof Message.Signed
                 || message instanceof Message.ObjectDigests;
