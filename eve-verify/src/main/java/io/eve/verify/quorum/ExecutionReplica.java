@@ -356,6 +356,18 @@ public final class ExecutionReplica {
         evaluateAgreed();
     }
 
+    /**
+     * With batch overlap: the stage runs the last requests of batch {@code seq}. A primary with nothing
+     * dispatched after it closes its next batch now, so that the stage can start that batch's free requests
+     * instead of idling until the batching delay ends (docs/state.md, "Overlapping batches").
+     */
+    public void onStageDraining(long seq, long wallMillis) {
+        wall = wallMillis;
+        if (isPrimary()) {
+            dispatcher.onStageDraining(seq, wallMillis);
+        }
+    }
+
     /** The stage applied (or refused) a state transfer. */
     public void onApplied(ChainTransfer transfer, boolean applied, String reason) {
         applying = false;
