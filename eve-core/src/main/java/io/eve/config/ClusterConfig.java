@@ -582,10 +582,6 @@ public record ClusterConfig(
         }
     }
 
-    /**
-     * {@code execution.overlap}: on or off; on by default for primary-backup, whose replicas overlap batches,
-     * and off for the quorum profiles, whose processes do not.
-     */
     private static boolean pipelinedAgreement(Profile profile, Properties properties) {
         boolean on = onOff(properties, "agreement.pipelined", false);
         if (on && !profile.quorum()) {
@@ -595,13 +591,12 @@ public record ClusterConfig(
         return on;
     }
 
+    /**
+     * {@code execution.overlap}: on or off; on by default for primary-backup, off by default for the quorum
+     * profiles (docs/state.md, "Overlapping batches").
+     */
     private static boolean overlap(Profile profile, Properties properties) {
-        boolean on = onOff(properties, "execution.overlap", !profile.quorum());
-        if (on && profile.quorum()) {
-            throw new ConfigException(
-                    "execution.overlap = on applies to the primary-backup profile only, not to " + profile.key());
-        }
-        return on;
+        return onOff(properties, "execution.overlap", !profile.quorum());
     }
 
     /** A switch: {@code on} or {@code off} in any case, {@code fallback} when the key is absent. */

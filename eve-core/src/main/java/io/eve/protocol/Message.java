@@ -236,6 +236,20 @@ public sealed interface Message {
     record JoinQuery(int verifier, long nonce) implements Message {}
 
     /**
+     * An execution replica that restarted without its state asks a verifier how far the views have gone
+     * (docs/quorum.md, "Restarting without a disk"): it may have led a view before, and must learn a view at
+     * least as high as any it led before it may lead one again. Each {@link ViewReport} echoes {@code nonce},
+     * drawn afresh at each start, so that an answer to an earlier incarnation never counts.
+     */
+    record ViewQuery(int replica, long nonce) implements Message {}
+
+    /**
+     * {@code verifier}'s answer to a {@link ViewQuery}: the highest view it has reached, the one it is
+     * leaving for included.
+     */
+    record ViewReport(int verifier, long nonce, long view) implements Message {}
+
+    /**
      * {@code verifier}'s answer to a {@link JoinQuery}: its view, whether it is leaving it, and the batch it
      * committed last with the proof: {@code nV - u} {@link CommitVote} messages for {@code committed} in
      * {@code certificateView} (possibly inside {@link Authenticated} envelopes). Nothing committed in its

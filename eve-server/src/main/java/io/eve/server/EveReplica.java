@@ -177,7 +177,11 @@ public final class EveReplica {
                             StorageConfig.from(cluster.storage(), node, base).dir(), node);
                 }
                 roles = QuorumRoles.of(
-                        quorum, envelopes == null ? Evidence.PLAIN : envelopes.evidence(), verifierStore, refusals);
+                        quorum,
+                        envelopes == null ? Evidence.PLAIN : envelopes.evidence(),
+                        verifierStore,
+                        refusals,
+                        cluster.overlapBatches());
             } else if (cluster.isWitness(node)) {
                 roles = WitnessRoles.of(
                         node,

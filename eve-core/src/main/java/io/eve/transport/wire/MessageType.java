@@ -289,7 +289,9 @@ enum MessageType {
     FENCE_PROBE(25, Message.FenceProbe.class, FenceLayouts.FENCE_PROBE),
     FENCE_REPORT(26, Message.FenceReport.class, FenceLayouts.FENCE_REPORT),
     SIGNED(29, Message.Signed.class, QuorumLayouts.SIGNED),
-    OBJECT_DIGESTS(33, Message.ObjectDigests.class, DiagnosisLayouts.OBJECT_DIGESTS);
+    OBJECT_DIGESTS(33, Message.ObjectDigests.class, DiagnosisLayouts.OBJECT_DIGESTS),
+    VIEW_QUERY(40, Message.ViewQuery.class, QuorumLayouts.VIEW_QUERY),
+    VIEW_REPORT(41, Message.ViewReport.class, QuorumLayouts.VIEW_REPORT);
 
     private static final MessageType[] BY_CODE = byCode();
     private static final Map<Class<?>, MessageType> BY_CLASS = byClass();

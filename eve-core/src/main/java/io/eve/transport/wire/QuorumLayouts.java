@@ -14,6 +14,8 @@ import io.eve.protocol.Message.Suspect;
 import io.eve.protocol.Message.Verify;
 import io.eve.protocol.Message.VerifyResponse;
 import io.eve.protocol.Message.ViewChange;
+import io.eve.protocol.Message.ViewQuery;
+import io.eve.protocol.Message.ViewReport;
 import io.eve.transport.wire.FrameException.Reason;
 import io.eve.transport.wire.ValueLayouts.DeltaFields;
 import io.eve.transport.wire.ValueLayouts.TokenFields;
@@ -213,6 +215,47 @@ final class QuorumLayouts {
         public Supplier<Message> readBody(FrameInput in) {
             JoinQuery query = new JoinQuery(in.getInt("verifier"), in.getLong("nonce"));
             return () -> query;
+        }
+    };
+
+    static final Layout VIEW_QUERY = new Layout() {
+        @Override
+        public long bodySize(Message message) {
+            return Integer.BYTES + Long.BYTES;
+        }
+
+        @Override
+        public void writeBody(Message message, FrameOutput out) {
+            ViewQuery query = (ViewQuery) message;
+            out.putInt(query.replica());
+            out.putLong(query.nonce());
+        }
+
+        @Override
+        public Supplier<Message> readBody(FrameInput in) {
+            ViewQuery query = new ViewQuery(in.getInt("replica"), in.getLong("nonce"));
+            return () -> query;
+        }
+    };
+
+    static final Layout VIEW_REPORT = new Layout() {
+        @Override
+        public long bodySize(Message message) {
+            return Integer.BYTES + 2 * Long.BYTES;
+        }
+
+        @Override
+        public void writeBody(Message message, FrameOutput out) {
+            ViewReport report = (ViewReport) message;
+            out.putInt(report.verifier());
+            out.putLong(report.nonce());
+            out.putLong(report.view());
+        }
+
+        @Override
+        public Supplier<Message> readBody(FrameInput in) {
+            ViewReport report = new ViewReport(in.getInt("verifier"), in.getLong("nonce"), in.getLong("view"));
+            return () -> report;
         }
     };
 

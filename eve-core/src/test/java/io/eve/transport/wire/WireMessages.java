@@ -80,6 +80,8 @@ final class WireMessages {
                 new NewView(4, 0, List.of(viewChange(), authenticated()), token(6)),
                 new Suspect(2),
                 new JoinQuery(3, 77),
+                new Message.ViewQuery(2, 78),
+                new Message.ViewReport(1, 78, 5),
                 new JoinState(1, 77, 2, false, 2, token(6), List.of(new CommitVote(2, 0, token(6)), authenticated())),
                 new StateRequest(3, 4, token(6)),
                 new ChainTransfer(List.of(token(6), token(7)), new StateDelta(4, 7, utf8("delta"))),
@@ -159,6 +161,9 @@ final class WireMessages {
                         .as(NewView::new),
                 Arbitraries.longs().map(Suspect::new),
                 Combinators.combine(Arbitraries.integers(), Arbitraries.longs()).as(JoinQuery::new),
+                Combinators.combine(Arbitraries.integers(), Arbitraries.longs()).as(Message.ViewQuery::new),
+                Combinators.combine(Arbitraries.integers(), Arbitraries.longs(), Arbitraries.longs())
+                        .as(Message.ViewReport::new),
                 Combinators.combine(
                                 Arbitraries.integers(),
                                 Arbitraries.longs(),

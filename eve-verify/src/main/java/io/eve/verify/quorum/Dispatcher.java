@@ -89,6 +89,19 @@ final class Dispatcher {
         dispatchWaiting(wallMillis);
     }
 
+    /**
+     * The stage runs the last requests of batch {@code seq}: if it is the last batch sent and the pipeline has
+     * room, close the batch being filled, so that it can start while {@code seq} ends.
+     */
+    void onStageDraining(long seq, long wallMillis) {
+        if (waiting.isEmpty()
+                && !inFlight.isEmpty()
+                && inFlight.lastKey() == seq
+                && inFlight.size() < config.pipelineDepth()) {
+            batcher.onIdle(wallMillis).ifPresent(this::enqueue);
+        }
+    }
+
     /** The batches in flight, for retransmission. */
     Iterable<Dispatched> inFlight() {
         return inFlight.values();

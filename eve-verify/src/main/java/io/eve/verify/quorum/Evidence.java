@@ -86,6 +86,8 @@ public interface Evidence {
             return query.verifier();
         } else if (message instanceof Message.JoinState state) {
             return state.verifier();
+        } else if (message instanceof Message.ViewQuery query) {
+            return query.replica();
         }
         return -1;
     }

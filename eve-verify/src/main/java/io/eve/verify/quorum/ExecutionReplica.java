@@ -14,6 +14,8 @@ import io.eve.protocol.Message.StateRequest;
 import io.eve.protocol.Message.Suspect;
 import io.eve.protocol.Message.Verify;
 import io.eve.protocol.Message.VerifyResponse;
+import io.eve.protocol.Message.ViewQuery;
+import io.eve.protocol.Message.ViewReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,8 +109,20 @@ public final class ExecutionReplica {
     private long rollbacks;
     private long gapSince = -1;
     private boolean joining;
-    /** The highest view this replica numbered batches in during an earlier life, from its disk; -1: none. */
+    /**
+     * The highest view this replica may have numbered batches in during an earlier life: from its disk, or,
+     * restarted without one, the highest view a quorum of verifiers reported; -1: none.
+     */
     private long ledBefore = -1;
+    /**
+     * Restarted without a disk, this replica does not yet know a view at least as high as any it led before
+     * (docs/quorum.md, "Restarting without a disk"): it leads none until it does.
+     */
+    private boolean ledUnknown;
+    /** The nonce of this incarnation's {@code ViewQuery}, which every counted {@code ViewReport} echoes. */
+    private final long viewQueryNonce;
+    /** The view each verifier (other than one in this process) reported to this incarnation's query. */
+    private final Map<Integer, Long> viewReports = new TreeMap<>();
 
     /**
      * @param joining whether this replica restarts with a fresh state: it serves no view until it learned
@@ -195,6 +209,8 @@ public final class ExecutionReplica {
             received.put(done.seq(), done.batch());
             expected = done.seq() + 1;
         }
+        ledUnknown = joining && recovered == null && executedAfter.isEmpty();
+        viewQueryNonce = ledUnknown ? seeds.getAsLong() : 0;
     }
 
     /**
@@ -210,6 +226,7 @@ public final class ExecutionReplica {
         ledBefore = view;
         if (view >= 0) {
             joining = true;
+            ledUnknown = false;
         }
     }
 
@@ -218,6 +235,17 @@ public final class ExecutionReplica {
         lastRetransmit = nowNanos;
         lastCommitAt = nowNanos;
         lastProgressAt = nowNanos;
+        if (ledUnknown) {
+            askViews();
+        }
+    }
+
+    /**
+     * Whether this replica restarted without a disk and has not yet learned how far the views went before
+     * its restart: until it has, it leads no view.
+     */
+    public boolean ledViewUnknown() {
+        return ledUnknown;
     }
 
     public long view() {
@@ -277,6 +305,8 @@ public final class ExecutionReplica {
             onStateRequest(from, request);
         } else if (message instanceof ChainTransfer transfer && config.isExecutionReplica(from)) {
             onChainTransfer(transfer);
+        } else if (message instanceof ViewReport report && config.isVerifier(from)) {
+            onViewReport(from, report);
         }
     }
 
@@ -289,6 +319,9 @@ public final class ExecutionReplica {
         if (now - lastRetransmit >= retransmitNanos()) {
             lastRetransmit = now;
             retransmit();
+            if (ledUnknown) {
+                askViews();
+            }
         }
         if (transferTarget != null && !applying && now - transferAskedAt > 4 * config.retransmitNanos()) {
             transferServer++;
@@ -321,6 +354,18 @@ public final class ExecutionReplica {
         }
         sendVerify(outcome.token());
         evaluateAgreed();
+    }
+
+    /**
+     * With batch overlap: the stage runs the last requests of batch {@code seq}. A primary with nothing
+     * dispatched after it closes its next batch now, so that the stage can start that batch's free requests
+     * instead of idling until the batching delay ends (docs/state.md, "Overlapping batches").
+     */
+    public void onStageDraining(long seq, long wallMillis) {
+        wall = wallMillis;
+        if (isPrimary()) {
+            dispatcher.onStageDraining(seq, wallMillis);
+        }
     }
 
     /** The stage applied (or refused) a state transfer. */
@@ -363,6 +408,41 @@ public final class ExecutionReplica {
         }
         drain();
         evaluateAgreed();
+    }
+
+    // ---- restarted without a disk (docs/quorum.md, "Restarting without a disk") ---------------------
+
+    private void askViews() {
+        for (int verifier : config.verifiers()) {
+            if (verifier != self) {
+                actions.send(verifier, new ViewQuery(self, viewQueryNonce));
+            }
+        }
+    }
+
+    /**
+     * A verifier's answer to this incarnation's {@code ViewQuery}. Once {@code nV - u} verifiers outside this
+     * process answered, the highest view they report bounds every view this replica led in an earlier life:
+     * it led view v only after {@code nV - u} verifiers had left for v (the new view's {@code ViewChange}
+     * quorum), and any two such sets share a verifier that still remembers it (a verifier never goes back to
+     * a lower view, and one restarted without its state rejoins only the others' common view). This
+     * process's own verifier restarted with it, so it does not count.
+     */
+    private void onViewReport(int from, ViewReport report) {
+        if (!ledUnknown || from == self || report.verifier() != from || report.nonce() != viewQueryNonce) {
+            return;
+        }
+        viewReports.merge(from, report.view(), Math::max);
+        if (viewReports.size() < config.agreementQuorum()) {
+            return;
+        }
+        ledUnknown = false;
+        ledBefore = Math.max(ledBefore, java.util.Collections.max(viewReports.values()));
+        LOG.info(
+                "{}: restarted without a disk; the verifiers have reached view {}, so this replica leads no view up"
+                        + " to it",
+                name,
+                ledBefore);
     }
 
     // ---- clients -------------------------------------------------------------------------------
@@ -838,15 +918,16 @@ public final class ExecutionReplica {
         lastProgressAt = now; // the verifiers agreed on a new view
         toldPrimary.clear();
         jitter = random.nextLong(Math.max(1, config.viewTimeoutNanos() / 4));
-        if (config.executionPrimary(newView) == self && newView <= ledBefore && !joining) {
-            // This replica numbered batches in this view in an earlier life and does not know which: it must
-            // not number them again. It stays joining (the view's commits catch it up) and asks the verifiers
-            // to move on; the replicas whose clients wait suspect the view as well.
+        if (config.executionPrimary(newView) == self && (ledUnknown || newView <= ledBefore) && !joining) {
+            // This replica may have numbered batches in this view in an earlier life and does not know which:
+            // it must not number them again. It stays joining (the view's commits catch it up) and asks the
+            // verifiers to move on; the replicas whose clients wait suspect the view as well.
             joining = true;
             LOG.warn(
-                    "{}: view {} is a view this replica led before its restart; declining to lead it again",
+                    "{}: view {} may be a view this replica led before its restart{}; declining to lead it",
                     name,
-                    newView);
+                    newView,
+                    ledUnknown ? " (the verifiers have not said yet how far the views went)" : "");
             for (int verifier : config.verifiers()) {
                 actions.send(verifier, new Suspect(newView));
             }

@@ -35,7 +35,8 @@ public final class QuorumRoles implements HostedRoles {
             ReplicaHost host,
             boolean joining,
             LongSupplier seeds,
-            Refusals refusals) {
+            Refusals refusals,
+            boolean overlapBatches) {
         this.host = host;
         this.replica = config.hostsExecution()
                 ? new ExecutionReplica(
@@ -49,6 +50,9 @@ public final class QuorumRoles implements HostedRoles {
                 : null;
         if (replica != null) {
             replica.ledBefore(host.recoveredLedView());
+            if (overlapBatches) {
+                host.overlapBatches(seq -> replica.onStageDraining(seq, host.wallMillis()));
+            }
         }
         VerifierMemory memory =
                 store == null ? null : store.memory("verifier " + config.self(), () -> this::onVerifierDurable);
@@ -85,6 +89,16 @@ public final class QuorumRoles implements HostedRoles {
      */
     public static HostedRoles.Factory of(
             QuorumConfig config, Evidence evidence, VerifierStore store, Refusals refusals) {
+        return of(config, evidence, store, refusals, false);
+    }
+
+    /**
+     * As {@link #of(QuorumConfig, Evidence, VerifierStore, Refusals)}; with {@code overlapBatches}, an execution
+     * replica's stage starts the next batch's requests that conflict with nothing of the batch in progress
+     * while that one ends, and the primary closes its next batch then (docs/state.md, "Overlapping batches").
+     */
+    public static HostedRoles.Factory of(
+            QuorumConfig config, Evidence evidence, VerifierStore store, Refusals refusals, boolean overlapBatches) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(refusals, "refusals");
         Objects.requireNonNull(evidence, "evidence");
@@ -120,7 +134,7 @@ public final class QuorumRoles implements HostedRoles {
 
             @Override
             public HostedRoles create(ReplicaHost host, boolean joining, LongSupplier seeds) {
-                return new QuorumRoles(config, evidence, store, host, joining, seeds, refusals);
+                return new QuorumRoles(config, evidence, store, host, joining, seeds, refusals, overlapBatches);
             }
         };
     }
@@ -210,6 +224,7 @@ public final class QuorumRoles implements HostedRoles {
                 || message instanceof Message.Suspect
                 || message instanceof Message.JoinQuery
                 || message instanceof Message.JoinState
+                || message instanceof Message.ViewQuery
                 || message instanceof Message.Authenticated
                 || message instanceof Message.Signed
                 || message instanceof Message.ObjectDigests;

@@ -13,6 +13,8 @@ import io.eve.protocol.Message.Suspect;
 import io.eve.protocol.Message.Verify;
 import io.eve.protocol.Message.VerifyResponse;
 import io.eve.protocol.Message.ViewChange;
+import io.eve.protocol.Message.ViewQuery;
+import io.eve.protocol.Message.ViewReport;
 import io.eve.verify.diagnosis.DigestReports;
 import io.eve.verify.diagnosis.Divergence;
 import java.util.ArrayDeque;
@@ -342,6 +344,10 @@ public final class Verifier {
         }
         if (message instanceof JoinState state) {
             onJoinState(from, state);
+            return;
+        }
+        if (message instanceof ViewQuery query) {
+            onViewQuery(from, query);
             return;
         }
         if (views.recovering() && !(message instanceof NewView)) {
@@ -773,6 +779,21 @@ public final class Verifier {
                         proof.token(),
                         proof.evidence());
         outbox.send(from, state);
+    }
+
+    /**
+     * An execution replica that restarted without its state asks how far the views have gone
+     * (docs/quorum.md, "Restarting without a disk"). A verifier that is itself still rejoining does not
+     * know: it stays silent, and the replica asks again.
+     */
+    private void onViewQuery(int from, ViewQuery query) {
+        if (!config.isExecutionReplica(from) || views.recovering()) {
+            if (!config.isExecutionReplica(from)) {
+                ignored++;
+            }
+            return;
+        }
+        outbox.send(from, new ViewReport(self, query.nonce(), views.reached()));
     }
 
     private void onJoinState(int from, JoinState state) {

@@ -126,6 +126,11 @@ final class ViewChangeDriver {
         return changing;
     }
 
+    /** The highest view this verifier has reached: the view it is leaving for while it changes view. */
+    long reached() {
+        return changing ? Math.max(view, target) : view;
+    }
+
     boolean recovering() {
         return recovering;
     }

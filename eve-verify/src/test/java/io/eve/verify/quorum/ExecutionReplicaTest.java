@@ -139,6 +139,86 @@ class ExecutionReplicaTest {
     }
 
     @Test
+    void shouldLeadNoViewAfterARestartWithoutADiskUntilTheVerifiersSayHowFarTheViewsWent() {
+        // The simulator's crash seed 99: restarted without its state, replica 2 learned view 2 (its own) from
+        // one verifier and numbered batch 223 of view 2 a second time, with other requests.
+        QuorumConfig config = QuorumConfig.crash(new int[] {0, 1, 2}, 1).withBatching(2, 1, 0);
+        ExecutionReplica restarted = new ExecutionReplica(config, new Recording(), true, () -> 41L);
+        restarted.start(0);
+        assertThat(restarted.ledViewUnknown()).isTrue();
+        assertThat(sentOf(Message.ViewQuery.class))
+                .as("every verifier outside this process is asked, with this incarnation's nonce")
+                .containsExactly(new Message.ViewQuery(1, 41), new Message.ViewQuery(1, 41));
+        assertThat(sent.stream().map(VerifierTest.Sent::to)).containsExactly(0, 2);
+        sent.clear();
+
+        restarted.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), MS, 5);
+        assertThat(restarted.view()).isEqualTo(1);
+        assertThat(restarted.isPrimary()).as("it may have led view 1 before").isFalse();
+        assertThat(sentOf(Message.Suspect.class)).hasSize(3).allMatch(suspect -> suspect.view() == 1);
+        restarted.onMessage(100, new ClientRequest(request(100, 1)), 2 * MS, 5);
+        assertThat(sentOf(ExecuteBatch.class)).isEmpty();
+
+        restarted.onMessage(0, new Message.ViewReport(0, 40, 9), 3 * MS, 5);
+        restarted.onMessage(1, new Message.ViewReport(1, 41, 9), 3 * MS, 5);
+        restarted.onMessage(2, new Message.ViewReport(0, 41, 9), 3 * MS, 5);
+        assertThat(restarted.ledViewUnknown())
+                .as("an earlier incarnation's nonce, this process's own verifier, another verifier's name: none counts")
+                .isTrue();
+        restarted.onMessage(0, new Message.ViewReport(0, 41, 3), 4 * MS, 5);
+        restarted.onMessage(0, new Message.ViewReport(0, 41, 4), 4 * MS, 5);
+        assertThat(restarted.ledViewUnknown())
+                .as("one verifier twice is not two")
+                .isTrue();
+        restarted.onMessage(2, new Message.ViewReport(2, 41, 2), 5 * MS, 5);
+        assertThat(restarted.ledViewUnknown()).isFalse();
+
+        sent.clear();
+        restarted.onMessage(2, new VerifyResponse(4, ViewChanges.ORIGIN, true), 6 * MS, 5);
+        assertThat(restarted.view()).isEqualTo(4);
+        assertThat(restarted.isPrimary())
+                .as("view 4 is its own, but a verifier had reached it: it may have led it before")
+                .isFalse();
+        assertThat(sentOf(Message.Suspect.class)).hasSize(3).allMatch(suspect -> suspect.view() == 4);
+
+        sent.clear();
+        restarted.onMessage(2, new VerifyResponse(7, ViewChanges.ORIGIN, true), 7 * MS, 5);
+        assertThat(restarted.isPrimary())
+                .as("no verifier had reached view 7: never led")
+                .isTrue();
+        assertThat(sentOf(Message.Suspect.class)).isEmpty();
+        restarted.onMessage(100, new ClientRequest(request(100, 2)), 8 * MS, 5);
+        assertThat(sentOf(ExecuteBatch.class)).hasSize(2);
+    }
+
+    @Test
+    void shouldAskAgainUntilEnoughVerifiersAnswer() {
+        QuorumConfig config = QuorumConfig.crash(new int[] {0, 1, 2}, 0).withBatching(2, 1, 0);
+        ExecutionReplica restarted = new ExecutionReplica(config, new Recording(), true, () -> 5L);
+        restarted.start(0);
+        restarted.onMessage(1, new Message.ViewReport(1, 5, 0), MS, 5);
+        sent.clear();
+        restarted.onTick(config.viewTimeoutNanos(), 5);
+        assertThat(sentOf(Message.ViewQuery.class))
+                .containsExactly(new Message.ViewQuery(0, 5), new Message.ViewQuery(0, 5));
+        restarted.onMessage(2, new Message.ViewReport(2, 5, 0), config.viewTimeoutNanos() + MS, 5);
+        assertThat(restarted.ledViewUnknown()).isFalse();
+        sent.clear();
+        restarted.onTick(2 * config.viewTimeoutNanos(), 5);
+        assertThat(sentOf(Message.ViewQuery.class))
+                .as("answered: no more questions")
+                .isEmpty();
+
+        ExecutionReplica first = new ExecutionReplica(config, new Recording(), false, () -> 5L);
+        sent.clear();
+        first.start(0);
+        assertThat(first.ledViewUnknown())
+                .as("a first start led nothing before")
+                .isFalse();
+        assertThat(sentOf(Message.ViewQuery.class)).isEmpty();
+    }
+
+    @Test
     void shouldForwardAClientRequestToThePrimaryAsABackup() {
         ExecutionReplica backup = replica(1, false);
         backup.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);

@@ -31,12 +31,18 @@ final class QuorumCluster implements AutoCloseable {
     private final List<EveClient> clients = new ArrayList<>();
 
     private final java.nio.file.Path storage;
+    private final boolean overlap;
 
     private QuorumCluster(QuorumConfig base, Mixer mixer) {
         this(base, mixer, null);
     }
 
     private QuorumCluster(QuorumConfig base, Mixer mixer, java.nio.file.Path storage) {
+        this(base, mixer, storage, false);
+    }
+
+    private QuorumCluster(QuorumConfig base, Mixer mixer, java.nio.file.Path storage, boolean overlap) {
+        this.overlap = overlap;
         this.base = base;
         this.mixer = mixer;
         this.storage = storage;
@@ -65,6 +71,18 @@ final class QuorumCluster implements AutoCloseable {
     static QuorumCluster inMemory(QuorumConfig config) {
         return new QuorumCluster(
                 tuned(config).withExtraProtection(ExtraProtectionConfig.OFF), KeyConflictMixer.unbounded());
+    }
+
+    /** The crash profile whose execution replicas overlap consecutive batches (docs/state.md). */
+    static QuorumCluster crashWithOverlap() {
+        return new QuorumCluster(
+                tuned(QuorumConfig.crash(new int[] {0, 1, 2}, 0)), KeyConflictMixer.unbounded(), null, true);
+    }
+
+    /** The bft profile whose execution replicas overlap consecutive batches. */
+    static QuorumCluster bftWithOverlap() {
+        return new QuorumCluster(
+                tuned(QuorumConfig.bft(new int[] {0, 1, 2, 3}, 0)), KeyConflictMixer.unbounded(), null, true);
     }
 
     static QuorumCluster crash(Mixer mixer) {
@@ -115,7 +133,7 @@ final class QuorumCluster implements AutoCloseable {
             verifierStore = VerifierStore.open(storage.resolve("node-" + node), node);
             builder.closeWith(verifierStore);
         }
-        processes[node] = builder.roles(QuorumRoles.of(config, evidence, verifierStore))
+        processes[node] = builder.roles(QuorumRoles.of(config, evidence, verifierStore, new Refusals(), overlap))
                 .transport(transport)
                 .application(apps[node])
                 .mixer(mixer)

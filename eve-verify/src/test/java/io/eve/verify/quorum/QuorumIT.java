@@ -42,6 +42,44 @@ class QuorumIT {
         }
     }
 
+    /**
+     * Batch overlap in the quorum profiles (issue 24): the counters share one replicated map, so batches that
+     * overlap also conflict now and then; each conflict is undone and run again alone, and every replica ends
+     * with every acknowledged update, across a failover of the primary.
+     */
+    @Test
+    void shouldKeepEveryUpdateWithBatchOverlapAcrossAFailover() throws Exception {
+        for (boolean bft : new boolean[] {false, true}) {
+            try (QuorumCluster cluster = bft ? QuorumCluster.bftWithOverlap() : QuorumCluster.crashWithOverlap()) {
+                SessionLoad load = new SessionLoad(cluster.client(100), 16, 8);
+                int[] crashed = {-1};
+                load.run(
+                        30,
+                        150,
+                        () -> {
+                            crashed[0] = primary(cluster);
+                            cluster.crash(crashed[0]);
+                        },
+                        Duration.ofSeconds(60));
+                assertThat(load.problems()).isEmpty();
+                assertThat(load.acknowledged()).isEqualTo(16 * 30);
+                assertThat(load.returned())
+                        .as("per counter, the acknowledged adds returned 1..n, each once")
+                        .isEqualTo(load.exactlyOnce());
+                int[] alive = Arrays.stream(cluster.base.executionReplicas())
+                        .filter(node -> node != crashed[0])
+                        .toArray();
+                cluster.awaitEqualStates(alive);
+                for (long key = 0; key < 8; key++) {
+                    assertThat(cluster.apps[alive[0]].counters.get(key))
+                            .as("counter %d", key)
+                            .isEqualTo(16 * 30 / 8);
+                }
+                assertThat(cluster.failures).isEmpty();
+            }
+        }
+    }
+
     @Test
     void shouldApplyEveryUpdateOfOneClientsThirtyTwoThreadsExactlyOnceAcrossAFailover() throws Exception {
         try (QuorumCluster cluster = QuorumCluster.crash()) {

@@ -120,6 +120,33 @@ class RejoinTest {
     }
 
     @Test
+    void shouldTellARestartedExecutionReplicaTheHighestViewItReached() {
+        Verifier verifier = verifier(0, false);
+        verifier.onMessage(2, new Message.ViewQuery(2, 11), MS);
+        assertThat(sent).containsExactly(new Sent(2, new Message.ViewReport(0, 11, 0)));
+        sent.clear();
+        // bft: r + 1 = 2 execution replicas suspect the primary, and the verifier leaves for view 1.
+        verifier.onMessage(1, new Message.Suspect(0), 2 * MS);
+        verifier.onMessage(2, new Message.Suspect(0), 2 * MS);
+        sent.clear();
+        verifier.onMessage(2, new Message.ViewQuery(2, 12), 3 * MS);
+        assertThat(sentOf(Message.ViewReport.class))
+                .as("the view it is leaving for counts: a new primary may lead it once a quorum left")
+                .containsExactly(new Message.ViewReport(0, 12, 1));
+        sent.clear();
+        verifier.onMessage(3, new Message.ViewQuery(3, 13), 4 * MS);
+        verifier.onMessage(1, new Message.ViewQuery(2, 13), 4 * MS);
+        assertThat(sent)
+                .as("verifier 3 hosts no execution replica; 1 names another sender")
+                .isEmpty();
+
+        Verifier joiner = verifier(JOINER, true);
+        sent.clear();
+        joiner.onMessage(1, new Message.ViewQuery(1, 14), MS);
+        assertThat(sent).as("rejoining, it does not know where the views are").isEmpty();
+    }
+
+    @Test
     void shouldRejoinTheOthersViewOnceEveryOtherVerifierAnswered() {
         Verifier joiner = verifier(JOINER, true);
         joiner.onMessage(0, committed(0, first), MS);

@@ -284,6 +284,20 @@ class QuorumSimulationTest {
     }
 
     /**
+     * Issue 21: an execution replica restarted without a disk learned from one verifier that the view was
+     * its own and numbered again batches its earlier life had numbered in it ("process 2#2 numbers batch 223
+     * of view 2 again"). It now leads no view up to the highest view {@code nV - u} verifiers report to its
+     * {@code ViewQuery} (docs/quorum.md, "Restarting without a disk"). Each seed failed on main before.
+     */
+    @Test
+    void shouldNotNumberAgainTheBatchesOfAViewLedBeforeARestartWithoutADisk() {
+        SimulationRunner.runSeed("crash", 99, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        SimulationRunner.runSeed("crash-asymmetric", 99, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        SimulationRunner.runSeed("crash-unordered", 92, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+        SimulationRunner.runSeed("crash-unordered", 99, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
      * Found by the simulator (docs/quorum.md, "Which certificate"): a batch prepared but not committed in
      * view 3 by a verifier that was cut off outlived the rollback of view 4 (which started one batch lower);
      * view 5 chose it by "highest batch first", but no execution replica held its state any more, so no one

@@ -26,6 +26,7 @@ final class Modes {
                 PrimaryBackupMode.eveWithoutOverlap(),
                 PrimaryBackupMode.eveOverNetty(),
                 QuorumMode.crash(),
+                QuorumMode.crashWithOverlap(),
                 QuorumMode.crashWithoutExtraProtection(),
                 QuorumMode.crashOverNetty(),
                 QuorumMode.bft(),

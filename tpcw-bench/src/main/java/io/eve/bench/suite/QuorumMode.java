@@ -12,6 +12,7 @@ import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.ExtraProtectionConfig;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.QuorumRoles;
+import io.eve.verify.quorum.Refusals;
 import io.eve.verify.runtime.ReplicaRuntime;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -37,9 +38,10 @@ final class QuorumMode implements Mode {
     private final boolean bft;
     private final ExtraProtectionConfig extraProtection;
     private final boolean signed;
+    private final boolean overlap;
 
     private QuorumMode(String id, String label, boolean netty, boolean bft, ExtraProtectionConfig extraProtection) {
-        this(id, label, netty, bft, extraProtection, true);
+        this(id, label, netty, bft, extraProtection, true, false);
     }
 
     private QuorumMode(
@@ -49,12 +51,24 @@ final class QuorumMode implements Mode {
             boolean bft,
             ExtraProtectionConfig extraProtection,
             boolean signed) {
+        this(id, label, netty, bft, extraProtection, signed, false);
+    }
+
+    private QuorumMode(
+            String id,
+            String label,
+            boolean netty,
+            boolean bft,
+            ExtraProtectionConfig extraProtection,
+            boolean signed,
+            boolean overlap) {
         this.id = id;
         this.label = label;
         this.netty = netty;
         this.bft = bft;
         this.extraProtection = extraProtection;
         this.signed = signed;
+        this.overlap = overlap;
     }
 
     /**
@@ -73,6 +87,21 @@ final class QuorumMode implements Mode {
 
     static QuorumMode crash() {
         return new QuorumMode("eve-crash", "Eve crash profile", false, false, ExtraProtectionConfig.DEFAULT);
+    }
+
+    /**
+     * The crash profile with batch overlap (docs/state.md, "Overlapping batches"), against {@link #crash()} to
+     * measure what it brings to the quorum profiles.
+     */
+    static QuorumMode crashWithOverlap() {
+        return new QuorumMode(
+                "eve-crash-overlap",
+                "Eve crash profile, batch overlap",
+                false,
+                false,
+                ExtraProtectionConfig.DEFAULT,
+                true,
+                true);
     }
 
     /** The crash profile without the extra protection mode (Eve §6.3), to measure what the mode costs. */
@@ -140,7 +169,7 @@ final class QuorumMode implements Mode {
                     evidence = envelopes.evidence();
                 }
                 ReplicaRuntime process = ReplicaRuntime.builder()
-                        .roles(QuorumRoles.of(base.withSelf(node), evidence))
+                        .roles(QuorumRoles.of(base.withSelf(node), evidence, null, new Refusals(), overlap))
                         .transport(transport)
                         .application(workload.newStore())
                         .mixer(PrimaryBackupMode.mixerFor(workload))
@@ -198,12 +227,15 @@ final class QuorumMode implements Mode {
                 seqs.append(seqs.length() == 0 ? "" : "/").append(summary.stableSeq());
             }
             String detail = String.format(
-                    "stable seq %s, roots %s, rollbacks %d, view changes %d, %d batches planned ahead",
+                    "stable seq %s, roots %s, rollbacks %d, view changes %d, %d batches planned ahead, overlapped"
+                            + " %d requests, %d overlap conflicts",
                     seqs,
                     rootsEqual ? "equal" : "DIFFERENT",
                     rollbacks,
                     processes.stream().mapToLong(p -> p.status().viewChanges()).sum(),
-                    processes.get(0).stage().preparedBatches());
+                    processes.get(0).stage().preparedBatches(),
+                    processes.get(0).stage().overlappedRequests(),
+                    processes.get(0).stage().overlapConflicts());
             return new Check(!failed && rootsEqual, rootsEqual, rollbacks, detail);
         }
 
