@@ -134,15 +134,16 @@ class SignedJoinProofTest {
 
         Verifier joiner = verifier(JOINER, true);
         joiner.onMessage(0, new JoinState(0, NONCE, 0, false, 0, first, genuine), MS);
+        joiner.onMessage(BYZANTINE, new JoinState(BYZANTINE, NONCE, 0, false, 0, first, genuine), MS);
         joiner.onMessage(1, new JoinState(1, NONCE, 0, false, 0, first, tagged), MS);
-        joiner.onMessage(BYZANTINE, new JoinState(BYZANTINE, NONCE, 0, false, 0, invented, inventedProof), MS);
         assertThat(joiner.recovering())
-                .as("a tagged proof and an invented one are refused: no adoption")
+                .as("a proof of votes with MACs only is refused: no adoption")
                 .isTrue();
 
+        joiner.onMessage(BYZANTINE, new JoinState(BYZANTINE, NONCE, 0, false, 0, invented, inventedProof), 2 * MS);
         joiner.onMessage(1, new JoinState(1, NONCE, 0, false, 0, first, genuine), 2 * MS);
         assertThat(joiner.recovering())
-                .as("the invented answer still stands in the way")
+                .as("the invented proof is refused and stands in the way")
                 .isTrue();
         joiner.onMessage(BYZANTINE, new JoinState(BYZANTINE, NONCE, 0, false, 0, first, genuine), 3 * MS);
         assertThat(joiner.recovering()).isFalse();
