@@ -35,6 +35,9 @@ final class ReplicaProcesses implements AutoCloseable {
     /** Each node's own authenticator keys, under the work folder ({node}: the node's id). */
     static final String KEYS_FILE = "keys/node-{node}/macs.properties";
 
+    /** How long each replica of {@link #startQuorumOverTls} may take to answer its status after the launch. */
+    private static final Duration TLS_START_LIMIT = Duration.ofSeconds(90);
+
     /** The folder of the TLS bundle {@link #startQuorumOverTls} writes, beside the configuration. */
     static final String BUNDLE = "bundle";
 
@@ -202,8 +205,16 @@ final class ReplicaProcesses implements AutoCloseable {
                 .write(io.eve.config.ClusterConfig.load(config), workDir.resolve(BUNDLE), 1, profile.equals("bft"));
         Path[] configs = new Path[launched];
         java.util.Arrays.fill(configs, config);
+        // Three JVMs loading TLS material and Ed25519 keys at once took more than 30 s to answer at load 40-45.
         return start(
-                workDir, config, configs, java.util.Arrays.copyOf(ports, count), ports[count], List.of(), SMALL_HEAP);
+                workDir,
+                config,
+                configs,
+                java.util.Arrays.copyOf(ports, count),
+                ports[count],
+                List.of(),
+                SMALL_HEAP,
+                TLS_START_LIMIT);
     }
 
     /**
@@ -225,6 +236,27 @@ final class ReplicaProcesses implements AutoCloseable {
             List<String> replicaArgs,
             List<String> jvmOptions)
             throws IOException, InterruptedException {
+        return start(
+                workDir,
+                clientConfig,
+                nodeConfigs,
+                transportPorts,
+                metricsPort,
+                replicaArgs,
+                jvmOptions,
+                Duration.ofSeconds(30));
+    }
+
+    private static ReplicaProcesses start(
+            Path workDir,
+            Path clientConfig,
+            Path[] nodeConfigs,
+            int[] transportPorts,
+            int metricsPort,
+            List<String> replicaArgs,
+            List<String> jvmOptions,
+            Duration startLimit)
+            throws IOException, InterruptedException {
         ReplicaProcesses cluster =
                 new ReplicaProcesses(workDir, clientConfig, nodeConfigs, transportPorts, metricsPort);
         cluster.replicaArgs = List.copyOf(replicaArgs);
@@ -235,7 +267,7 @@ final class ReplicaProcesses implements AutoCloseable {
                 cluster.launch(node, false);
             }
             for (int node = 0; node < nodeConfigs.length; node++) {
-                cluster.awaitStatus(node, status -> true, Duration.ofSeconds(30));
+                cluster.awaitStatus(node, status -> true, startLimit);
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
             cluster.close();
