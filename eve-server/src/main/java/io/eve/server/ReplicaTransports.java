@@ -37,11 +37,20 @@ final class ReplicaTransports {
     /**
      * Node {@code node}'s TLS identity when {@code tls.enabled} (null otherwise), checked as it loads
      * ({@link TlsIdentity#loadNode}); with {@code tls.demo} the localhost demo bundle is generated first if
-     * missing, and announced as demo-only.
+     * missing, and announced as demo-only. A bft node without TLS says at every start that its clients are not
+     * authenticated.
      */
     static TlsIdentity tlsIdentity(ClusterConfig cluster, int node) {
         Bundles.prepareDemo(cluster);
         if (!cluster.tls().enabled()) {
+            if (cluster.profile().quorum() && cluster.r() >= 1) {
+                // Issue 20: in bft a client's identity is the id its connection names, unless TLS proves it.
+                LOG.warn(
+                        "node {}: bft without tls.enabled: clients are NOT authenticated (anyone who can reach this"
+                                + " replica can send requests in any client's name) and replica links only by their MACs;"
+                                + " set tls.enabled = on with a bundle from ./eve certs (docs/operations.md, \"Security\")",
+                        node);
+            }
             return null;
         }
         TlsIdentity identity = TlsIdentity.loadNode(cluster.tls().nodeFolder(node), node);

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Mutual TLS on the Netty transport against hostile peers: a plain socket and a TLS peer with another
  * valid certificate claiming node 1 or a client, a client sending another client's requests, and a
- * corrupted, oversized or truncated stream. Each is refused and counted; the real node 1's link and the real
+ * corrupted, replayed, oversized or truncated stream. Each is refused and counted; the real node 1's link and the real
  * client's connection keep delivering everything, in order.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -266,6 +266,30 @@ class TlsTransportTest {
         oneSendsAndEverythingArrives(5);
     }
 
+    /**
+     * A TLS record sent again on its connection (a replay) fails its record protection (TLS 1.3 numbers the
+     * records under the key): the connection is closed and counted, and what the record carried is delivered at
+     * most once.
+     */
+    @Test
+    void shouldCloseATlsLinkOnWhichARecordIsReplayed() throws Exception {
+        oneSendsAndEverythingArrives(5);
+        long before = zero.closedConnections(ClosedBecause.TLS_FAILED);
+        try (BitFlipProxy proxy = new BitFlipProxy(zero.boundAddress());
+                SSLSocket socket = TestTls.connect(bundle.resolve("node-2"), "node.key", "node.crt", proxy.address())) {
+            proxy.replayNext.set(true);
+            OutputStream out = socket.getOutputStream();
+            writeOnce(out, hello(2), CODEC.encode(new Message.Heartbeat(2, 5)));
+            out.flush();
+            assertThat(closedByPeer(socket)).isTrue();
+        }
+        assertThat(closedFor(ClosedBecause.TLS_FAILED, before + 1)).isTrue();
+        assertThat(otherSenders)
+                .as("the replayed record's heartbeat is delivered at most once")
+                .hasSizeLessThanOrEqualTo(1);
+        oneSendsAndEverythingArrives(5);
+    }
+
     @Test
     void shouldCloseATlsLinkSendingAnOversizedFrame() throws Exception {
         oneSendsAndEverythingArrives(5);
@@ -320,9 +344,15 @@ class TlsTransportTest {
         out.write(all.array());
     }
 
-    /** Forwards one connection to {@code target}, flipping a bit of the first chunk after {@link #flipNext}. */
+    /**
+     * Forwards one connection to {@code target}; from the client, flips a bit of the next chunk after {@link
+     * #flipNext}, or sends the next chunk twice after {@link #replayNext}.
+     */
     private static final class BitFlipProxy implements AutoCloseable {
         final AtomicBoolean flipNext = new AtomicBoolean();
+        /** Sends the next chunk from the client twice: a replay of the records it holds. */
+        final AtomicBoolean replayNext = new AtomicBoolean();
+
         private final ServerSocket server;
         private final InetSocketAddress target;
         private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -364,6 +394,9 @@ class TlsTransportTest {
                             buffer[read - 1] ^= 0x01;
                         }
                         out.write(buffer, 0, read);
+                        if (flip && read > 0 && replayNext.compareAndSet(true, false)) {
+                            out.write(buffer, 0, read);
+                        }
                         out.flush();
                     }
                 } catch (java.io.IOException e) {

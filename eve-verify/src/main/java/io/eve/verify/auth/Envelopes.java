@@ -75,16 +75,16 @@ public final class Envelopes {
     /**
      * The links of {@code authenticator}'s process. If its keys hold the Ed25519 keys of signed evidence
      * ({@link MacKeys#signs()}), evidence is signed: {@link #evidence()} is a {@link SignedEvidence}, and a
-     * {@code Prepare} or {@code ViewChange} arriving on a link is accepted only signed by the sender: a
-     * {@code ViewChange}'s signature is checked here, a {@code Prepare}'s by the verifier when it would complete
-     * a certificate ({@code CommitVote}s keep their MACs only).
+     * {@code Prepare}, {@code CommitVote} or {@code ViewChange} arriving on a link is accepted only signed by the
+     * sender: a {@code ViewChange}'s signature is checked here, a {@code Prepare}'s by the verifier when it would
+     * complete a certificate, a {@code CommitVote}'s when it is forwarded as proof (decision 0036).
      */
     public Envelopes(Authenticator authenticator, FrameCodec codec) {
         this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.self = authenticator.self();
         this.signed = authenticator.keys().signs()
-                ? new SignedEvidence(authenticator.keys().signing(), codec, new MacEvidence(this))
+                ? new SignedEvidence(authenticator.keys().signing(), codec)
                 : null;
     }
 
@@ -152,15 +152,12 @@ public final class Envelopes {
         }
         if (signed != null) {
             // docs/quorum.md, "Signed evidence": a ViewChange's signature is checked here, on the receiving thread;
-            // a Prepare's by the verifier, only if it would complete a certificate.
+            // a Prepare's by the verifier, only if it would complete a certificate; a CommitVote's when forwarded.
             if (opened.message() instanceof Message.Signed piece) {
                 if (piece.origin() != from) {
                     return Inbound.reject(Rejection.WRONG_ORIGIN);
                 }
                 return signed.claim(piece) == null ? Inbound.reject(Rejection.BAD_SIGNATURE) : opened;
-            }
-            if (opened.message() instanceof CommitVote) {
-                return Inbound.accept(envelope); // not signed: its MAC decides here (decision 0030)
             }
             return isEvidence(opened.message()) ? Inbound.reject(Rejection.UNSIGNED) : opened;
         }

@@ -1,11 +1,9 @@
 package io.eve.verify.auth;
 
 import io.eve.protocol.Message;
-import io.eve.protocol.Message.Authenticated;
 import io.eve.protocol.Message.CommitVote;
 import io.eve.protocol.Message.Prepare;
 import io.eve.protocol.Message.Signed;
-import io.eve.protocol.Message.ViewChange;
 import io.eve.transport.wire.FrameCodec;
 import io.eve.transport.wire.FrameException;
 import io.eve.verify.quorum.Evidence;
@@ -16,15 +14,17 @@ import java.util.Objects;
 import java.util.WeakHashMap;
 
 /**
- * {@link Evidence} with Ed25519 signatures, for r >= 1 (docs/quorum.md, "Signed evidence"; decisions 0022 and
- * 0030): a verifier's own {@code Prepare} and {@code ViewChange} become {@link Signed} messages signed with its
- * own private key; a piece opens only if its signature verifies against the public key of its origin, its
- * frame decodes to one of those two messages, and that message names the origin as its verifier. Unlike a tag
- * vector, a signature checks out the same at every process, so a {@code Prepare} certificate a correct verifier
- * holds is valid everywhere, and no verifier can make evidence in another's name. {@code CommitVote}s are not
- * signed: they decide commits on the link they arrive on, where the MAC is enough, and travel on as
- * {@link MacEvidence} only inside a {@code JoinState} (and the certificate a rejoined verifier adopted from
- * one); a view change reports only signed certificates otherwise ({@link #reportable}).
+ * {@link Evidence} with Ed25519 signatures, for r >= 1 (docs/quorum.md, "Signed evidence"; decisions 0022, 0030
+ * and 0036): a verifier's own {@code Prepare}, {@code CommitVote} and {@code ViewChange} become {@link Signed}
+ * messages signed with its own private key; a piece opens only if its signature verifies against the public key
+ * of its origin, its frame decodes to one of those three messages, and that message names the origin as its
+ * verifier. Unlike a tag vector, a signature checks out the same at every process, so a certificate a correct
+ * verifier holds is valid everywhere, and no verifier can make evidence in another's name. A piece with MACs
+ * only opens nowhere. On the link a {@code Prepare}'s or {@code CommitVote}'s signature is not checked
+ * ({@link #claim}): a {@code Prepare}'s is checked when it would complete a certificate ({@link #confirm}), a
+ * {@code CommitVote}'s only when the vote is forwarded as proof (inside a {@code JoinState}, and in the
+ * certificate a rejoined verifier adopted from one); so a commit certificate made on the link is not reported in
+ * view changes ({@link #reportable}).
  *
  * <p>Each message is signed once (retransmissions of an equal message reuse the signature); a piece that
  * verified once is not verified again while something still holds it. Thread-safe: the link verifies on the
@@ -35,7 +35,6 @@ public final class SignedEvidence implements Evidence {
 
     private final SigningKeys keys;
     private final FrameCodec codec;
-    private final MacEvidence votes;
     private final int self;
     private final Map<Message, Signed> sealed = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
         @Override
@@ -52,38 +51,27 @@ public final class SignedEvidence implements Evidence {
     private long verifications;
 
     /**
-     * The evidence of process {@code keys.holder()}, whose {@code CommitVote}s are tagged by {@code votes}.
+     * The evidence of process {@code keys.holder()}.
      *
-     * @throws IllegalArgumentException if {@code keys} is not one process's part, or {@code votes} another's
+     * @throws IllegalArgumentException if {@code keys} is not one process's part
      */
-    public SignedEvidence(SigningKeys keys, FrameCodec codec, MacEvidence votes) {
+    public SignedEvidence(SigningKeys keys, FrameCodec codec) {
         this.keys = Objects.requireNonNull(keys, "keys");
         this.codec = Objects.requireNonNull(codec, "codec");
-        this.votes = Objects.requireNonNull(votes, "votes");
         if (keys.holder() < 0) {
             throw new IllegalArgumentException("signed evidence signs for one process, not with " + keys);
         }
         this.self = keys.holder();
-        if (votes.self() != self) {
-            throw new IllegalArgumentException(
-                    "the signing keys are process " + self + "'s but the MACs process " + votes.self() + "'s");
-        }
     }
 
-    /** Whether a verifier signs {@code message}: its {@code Prepare} and {@code ViewChange}. */
+    /** Whether a verifier signs {@code message}: its {@code Prepare}, {@code CommitVote} and {@code ViewChange}. */
     static boolean isSigned(Message message) {
-        return message instanceof Prepare || message instanceof ViewChange;
+        return Evidence.isEvidence(message);
     }
 
-    /**
-     * Signs {@code own} if it is a {@code Prepare} or {@code ViewChange}, tags it if it is a {@code CommitVote};
-     * any other message is not kept as proof and stays as it is.
-     */
+    /** Signs {@code own} if it is evidence; any other message is not kept as proof and stays as it is. */
     @Override
     public Message seal(Message own) {
-        if (own instanceof CommitVote) {
-            return votes.seal(own);
-        }
         if (!isSigned(own)) {
             return own;
         }
@@ -101,13 +89,10 @@ public final class SignedEvidence implements Evidence {
 
     @Override
     public Opened open(Message evidence) {
-        if (evidence instanceof Authenticated envelope) {
-            // A CommitVote, checked by this process's own tag; a tagged Prepare or ViewChange proves nothing here.
-            Opened opened = votes.open(envelope);
-            return opened != null && opened.message() instanceof CommitVote ? opened : null;
-        }
         if (!(evidence instanceof Signed signed)) {
-            return null; // with r >= 1 an unsigned piece proves nothing: anyone can write it
+            // With r >= 1 an unsigned piece proves nothing: anyone can write it. A tagged one proves something to
+            // this process only, and its origin could make it check out here and not elsewhere (docs/quorum.md).
+            return null;
         }
         Message inner = verified.get(signed);
         if (inner == null) {
@@ -132,8 +117,9 @@ public final class SignedEvidence implements Evidence {
     }
 
     /**
-     * A {@code Prepare} as its origin sent it on the link, its signature not verified yet (verified by
-     * {@link #confirm} when it would complete a certificate); any other piece as {@link #open} opens it.
+     * A {@code Prepare} or {@code CommitVote} as its origin sent it on the link, its signature not verified yet (a
+     * {@code Prepare}'s is verified by {@link #confirm} when it would complete a certificate, a {@code
+     * CommitVote}'s when it is opened as forwarded proof); any other piece as {@link #open} opens it.
      */
     @Override
     public Opened claim(Message evidence) {
@@ -150,7 +136,8 @@ public final class SignedEvidence implements Evidence {
             count(0, 0, 1); // signed, but not a frame: never made by a correct verifier
             return null;
         }
-        if (inner instanceof Prepare prepare && prepare.verifier() == signed.origin()) {
+        if ((inner instanceof Prepare || inner instanceof CommitVote)
+                && Evidence.namedSender(inner) == signed.origin()) {
             return new Opened(signed.origin(), inner);
         }
         return open(evidence);
@@ -161,10 +148,21 @@ public final class SignedEvidence implements Evidence {
         return !(evidence instanceof Signed) || open(evidence) != null;
     }
 
-    /** Only a certificate of signed pieces, which verify the same at every process, is reported in view changes. */
+    /**
+     * Only a certificate of signed pieces whose signatures were checked before they counted is reported in view
+     * changes: a {@code Prepare} certificate (rule 2 of docs/quorum.md, "Signed evidence"), not the
+     * {@code CommitVote}s a commit was made of on the link (rule 3).
+     */
     @Override
     public boolean reportable(Message piece) {
-        return piece instanceof Signed;
+        if (!(piece instanceof Signed signed)) {
+            return false;
+        }
+        try {
+            return !(codec.decode(signed.frame()) instanceof CommitVote);
+        } catch (FrameException e) {
+            return false;
+        }
     }
 
     private void count(int signed, int verified, int bad) {

@@ -78,6 +78,11 @@ public final class Verifier {
     private Certificate best;
     /** The proof of the last commit in this view ({@code nV - u} CommitVotes), or null: told to joiners. */
     private Certificate committedCertificate;
+    /**
+     * Votes for {@link #committedCertificate}'s token that came after the commit, by verifier: spares for a piece
+     * of the proof whose signature does not verify when a joiner asks (docs/quorum.md, "Signed evidence").
+     */
+    private final Map<Integer, Message> lateVotes = new TreeMap<>();
     /** After a rejoin without a view change: the view it adopted; else -1. */
     private long rejoinView = -1;
     /** After a rejoin: the last batch of {@link #rejoinView} it may have pre-prepared before its restart. */
@@ -622,6 +627,10 @@ public final class Verifier {
         }
         long seq = message.token().seq();
         if (seq <= committedSeq) {
+            Certificate proof = committedCertificate;
+            if (proof != null && seq == proof.seq() && message.token().equals(proof.token())) {
+                lateVotes.putIfAbsent(from, form);
+            }
             return; // answering votes with votes would echo between two verifiers forever
         }
         if (beyondWindow(seq)) {
@@ -642,6 +651,7 @@ public final class Verifier {
                 raise(certificate);
             }
             committedCertificate = certificate;
+            lateVotes.clear();
             commit(message.token());
         }
     }
@@ -767,7 +777,7 @@ public final class Verifier {
             // which after a restart of every verifier from its memory may be one the new view needs.
             rules.onRejoin(from, views.view(), query.nonce());
         }
-        Certificate proof = committedCertificate;
+        Certificate proof = checkedProof(committedCertificate);
         JoinState state = proof == null
                 ? new JoinState(self, query.nonce(), views.view(), views.changing(), -1, ViewChanges.ORIGIN, List.of())
                 : new JoinState(
@@ -796,6 +806,34 @@ public final class Verifier {
         outbox.send(from, new ViewReport(self, query.nonce(), views.reached()));
     }
 
+    /**
+     * The proof of the last commit as a joiner will check it: the pieces of {@code proof} that open here (with
+     * signed evidence, whose signatures verify; the votes counted on the link were not checked), completed from
+     * the votes that came after the commit. A Byzantine voter's vote with a right MAC and a wrong signature may
+     * have counted on the link; left in the proof, it would make the joiner refuse this answer. The proof as it
+     * is if fewer than a quorum open: the joiner then refuses it, as it would this verifier's silence.
+     */
+    private Certificate checkedProof(Certificate proof) {
+        if (proof == null) {
+            return null;
+        }
+        Map<Integer, Message> pieces = new TreeMap<>();
+        List<Message> candidates = new ArrayList<>(proof.evidence());
+        candidates.addAll(lateVotes.values());
+        for (Message piece : candidates) {
+            Evidence.Opened opened = evidence.open(piece);
+            if (opened != null
+                    && opened.message() instanceof CommitVote vote
+                    && vote.token().equals(proof.token())
+                    && pieces.size() < config.agreementQuorum()) {
+                pieces.putIfAbsent(opened.origin(), piece);
+            }
+        }
+        return pieces.size() >= config.agreementQuorum()
+                ? new Certificate(proof.view(), proof.token(), new ArrayList<>(pieces.values()))
+                : proof;
+    }
+
     private void onJoinState(int from, JoinState state) {
         if (rejoin == null || !views.recovering() || !rejoin.onJoinState(from, state)) {
             onAdoption(from, state);
@@ -822,6 +860,7 @@ public final class Verifier {
         committedSeq = start.seq();
         committedToken = proof == null ? null : proof.token();
         committedCertificate = proof;
+        lateVotes.clear();
         if (proof != null && proof.isAbove(best)) {
             best = proof; // a remembered certificate above it stays
         }
@@ -877,6 +916,7 @@ public final class Verifier {
         public void onEnterView(long newView, Certificate chosen) {
             start = ViewChanges.startOf(chosen);
             committedCertificate = null;
+            lateVotes.clear();
             committedSeq = start.seq();
             committedToken = start.seq() == 0 ? null : start;
             recentCommits.clear();

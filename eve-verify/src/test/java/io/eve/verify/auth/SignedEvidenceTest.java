@@ -185,27 +185,50 @@ class SignedEvidenceTest {
                 .isEqualTo(new Suspect(3));
     }
 
+    /**
+     * Decision 0036: a {@code CommitVote} is signed like the rest of the evidence, so a vote forwarded inside a
+     * {@code JoinState} opens the same at every verifier; on the link its MAC decides and its signature is not
+     * checked, and a vote with MACs only is refused there.
+     */
     @Test
-    void shouldTagCommitVotesInsteadOfSigningThem() {
+    void shouldSignCommitVotesAndCheckTheirSignaturesOnlyWhenForwarded() {
         SignedEvidence at1 = evidence(1);
         CommitVote vote = new CommitVote(2, 1, token(3, 1));
         Message sealed = at1.seal(vote);
-        assertThat(sealed).as("a CommitVote keeps its MACs (decision 0030)").isInstanceOf(Authenticated.class);
-        assertThat(at1.signatures()).isZero();
-        assertThat(at1.reportable(sealed)).isFalse();
+        assertThat(sealed).as("a CommitVote is signed").isInstanceOf(Signed.class);
+        assertThat(at1.signatures()).isEqualTo(1);
+        assertThat(at1.reportable(sealed))
+                .as("a commit made on the link is not reported in view changes (rule 3)")
+                .isFalse();
         for (int id : IDS) {
             assertThat(evidence(id).open(sealed)).isEqualTo(new Evidence.Opened(1, vote));
         }
         Envelopes at0 = envelopes(0);
         Envelopes from1 = envelopes(1);
         assertThat(at0.inbound(1, from1.outbound(0, sealed)).message())
-                .as("delivered still tagged, as evidence")
+                .as("delivered still signed, as evidence")
                 .isEqualTo(sealed);
-        byte[] frame = CODEC.encode(vote);
-        Signed signedVote = new Signed(1, frame, KEYS.forNode(1).signing().sign(1, frame));
-        assertThat(at0.inbound(1, from1.outbound(0, signedVote)).rejection())
-                .as("only Prepare and ViewChange are signed evidence")
-                .isEqualTo(Envelopes.Rejection.BAD_SIGNATURE);
+        Signed genuine = (Signed) sealed;
+        byte[] flipped = genuine.signature().clone();
+        flipped[3] ^= 1;
+        Signed badSignature = new Signed(1, genuine.frame(), flipped);
+        SignedEvidence at2 = evidence(2);
+        assertThat(at0.inbound(1, from1.outbound(0, badSignature)).accepted())
+                .as("on the link the MAC decides; the signature is checked when the vote is forwarded")
+                .isTrue();
+        assertThat(at2.claim(badSignature)).isEqualTo(new Evidence.Opened(1, vote));
+        assertThat(at2.verifications()).isZero();
+        assertThat(at2.open(badSignature)).as("forwarded, it opens nowhere").isNull();
+        assertThat(at2.badSignatures()).isEqualTo(1);
+        Authenticated tagged = from1.seal(vote);
+        assertThat(at0.inbound(1, tagged).rejection())
+                .as("a vote with MACs only is refused where evidence is signed")
+                .isEqualTo(Envelopes.Rejection.UNSIGNED);
+        for (int id : IDS) {
+            assertThat(evidence(id).open(tagged))
+                    .as("a tagged vote proves nothing forwarded: its origin could make it check out at some only")
+                    .isNull();
+        }
         assertThat(evidence(0).open(from1.seal(new Prepare(2, 1, token(3, 1)))))
                 .as("a Prepare with MACs only proves nothing where evidence is signed")
                 .isNull();
@@ -283,7 +306,7 @@ class SignedEvidenceTest {
     }
 
     private static boolean isCommitVote(Message message) {
-        return message instanceof Authenticated envelope && CODEC.decode(envelope.frame()) instanceof CommitVote;
+        return message instanceof Signed piece && CODEC.decode(piece.frame()) instanceof CommitVote;
     }
 
     @Test

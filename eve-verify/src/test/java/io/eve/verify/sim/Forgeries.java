@@ -5,6 +5,7 @@ import io.eve.merkle.Digest;
 import io.eve.protocol.Message;
 import io.eve.protocol.Message.Authenticated;
 import io.eve.protocol.Message.CommitVote;
+import io.eve.protocol.Message.JoinState;
 import io.eve.protocol.Message.NewView;
 import io.eve.protocol.Message.Prepare;
 import io.eve.protocol.Message.Signed;
@@ -39,7 +40,10 @@ import java.util.function.UnaryOperator;
  *
  *   <li>{@link Byzantine#FORGING_EVIDENCE}: see {@link #forgeEvidence}; with each {@code Prepare} and
  *       {@code VerifyResponse} it sends, forged ones in the name of another verifier, as for {@code
- *       FORGING_ORIGIN} (evidence signed with its own key, the only one it holds).
+ *       FORGING_ORIGIN} (evidence signed with its own key, the only one it holds). Against rejoining verifiers
+ *       (decision 0036): every other {@code CommitVote} of its own goes with a right MAC and a wrong
+ *       signature, and it answers a {@code JoinQuery} with a commit proof for a token nobody committed, made
+ *       of the others' votes signed with its own key.
  * </ul>
  *
  * <p>The process holds what a real member holds: its own MAC keys and its own signing key
@@ -60,6 +64,7 @@ final class Forgeries {
     private final List<Authenticated> heard = new ArrayList<>();
     private long sends;
     private long forgedChanges;
+    private long ownVotes;
 
     Forgeries(QuorumSimulation sim, int self, int[] members, Envelopes envelopes, FrameCodec codec, Byzantine kind) {
         this.sim = sim;
@@ -120,6 +125,16 @@ final class Forgeries {
         if (message instanceof VerifyResponse response && response.token().seq() > 0) {
             return new VerifyResponse(response.view(), QuorumSimProcess.wrong(response.token()), response.sequential());
         }
+        if (message instanceof CommitVote vote && ++ownVotes % 2 == 0) {
+            // Counts on the link (its MAC is right), opens nowhere when a correct verifier forwards it.
+            Signed genuine = (Signed) envelopes.evidence().seal(vote);
+            byte[] signature = genuine.signature().clone();
+            signature[0] ^= 1;
+            return new Signed(self, genuine.frame(), signature);
+        }
+        if (message instanceof JoinState state && state.committed().seq() > 0) {
+            return inventedProof(state);
+        }
         if (!(message instanceof ViewChange change) || change.newView() < 1) {
             return message;
         }
@@ -153,6 +168,28 @@ final class Forgeries {
         sim.log("byzantine process " + self + " forges Prepares of the others for " + invented
                 + " in its view change to " + change.newView());
         return new ViewChange(change.newView(), change.verifier(), forgedView, invented, evidence);
+    }
+
+    /**
+     * An answer to a joiner claiming a commit one batch above its real one, of a token nobody prepared: the
+     * others' votes for it signed with its own key, its own signed genuinely.
+     */
+    private JoinState inventedProof(JoinState state) {
+        Token real = state.committed();
+        Token invented = Token.of(real.seq() + 1, fill(3), fill(4), real.digest());
+        Signed own = (Signed) envelopes.evidence().seal(new CommitVote(state.view(), self, invented));
+        List<Message> proof = new ArrayList<>();
+        for (int verifier : members) {
+            if (verifier == self) {
+                proof.add(own);
+            } else {
+                byte[] frame = codec.encode(new CommitVote(state.view(), verifier, invented));
+                proof.add(new Signed(verifier, frame, own.signature()));
+            }
+        }
+        sim.log("byzantine process " + self + " answers a joiner with a forged proof of " + invented);
+        sim.onJoinProofForged();
+        return new JoinState(state.verifier(), state.nonce(), state.view(), false, state.view(), invented, proof);
     }
 
     /** After the process sent {@code message} to {@code to}: what else it sends. */

@@ -307,7 +307,11 @@ final class QuorumSimProcess {
         }
         if (io.eve.verify.quorum.QuorumRoles.isForVerifier(message)) {
             if (verifier != null) {
+                boolean recovering = verifier.recovering();
                 verifier.onMessage(from, message, sim.now());
+                if (recovering && !verifier.recovering() && correct()) {
+                    sim.onRecovered(this, verifier.committedToken());
+                }
             }
         } else if (replica != null) {
             replica.onMessage(from, message, sim.now(), sim.wallMillis());

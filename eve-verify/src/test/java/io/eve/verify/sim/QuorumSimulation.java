@@ -92,6 +92,19 @@ final class QuorumSimulation implements World {
 
     private final boolean bft;
     private final boolean forging;
+    /**
+     * Profile {@code bft-forge-joiners} (decision 0036): {@code bft-forge-evidence}'s Byzantine verifier, and
+     * crashes of correct processes other than the execution primary, which restart without their state and rejoin
+     * with the Byzantine verifier among those that answer them and among the voters of the proofs they get. A
+     * Byzantine process and a crashed one are two faults with {@code u = 1}: safety must hold, liveness only once
+     * the crashed process is back.
+     */
+    private final boolean forgingJoiners;
+
+    private long joinProofsForged;
+    /** Correct verifiers that took part again after a restart from a commit, checked by {@link #onRecovered}. */
+    private long recoveriesChecked;
+
     private final MacKeys keys;
     private final FrameCodec codec = new FrameCodec(16 << 20);
     /** The digests of every token a correct replica computed by executing a batch. */
@@ -145,6 +158,7 @@ final class QuorumSimulation implements World {
         this.profile = profile;
         this.bft = profile.startsWith("bft");
         this.forging = profile.startsWith("bft-forge");
+        this.forgingJoiners = profile.equals("bft-forge-joiners");
         this.settings = settings;
         this.root = new SplittableRandom(seed);
         this.log = new EventLog(80, settings.verbose());
@@ -205,7 +219,7 @@ final class QuorumSimulation implements World {
             Byzantine.EQUIVOCATING_VERIFIER
         };
         Byzantine[] forgeries = {Byzantine.FORGING_ORIGIN, Byzantine.TAMPERING_EVIDENCE, Byzantine.REPLAYING};
-        if (profile.equals("bft-forge-evidence")) {
+        if (profile.equals("bft-forge-evidence") || forgingJoiners) {
             this.behaviour = Byzantine.FORGING_EVIDENCE;
         } else if (forging) {
             this.behaviour = forgeries[pick % forgeries.length];
@@ -368,6 +382,24 @@ final class QuorumSimulation implements World {
             fail("correct verifiers committed different tokens for batch " + token.seq() + ": " + first + " and "
                     + token + " (" + process.name() + ")");
         }
+    }
+
+    /**
+     * A correct verifier that restarted without its state takes part again (it adopted the others' view from
+     * their proofs, or entered a new view) holding {@code committed} as its last commit: a token a correct
+     * replica produced, and the one correct verifiers committed for that batch (decision 0036: no member can
+     * make it adopt a proof it invented). Whether a correct replica produced it is checked in the forging
+     * profiles, as for {@link #onInstalled}.
+     */
+    void onRecovered(QuorumSimProcess process, Token committed) {
+        if (committed == null || committed.seq() == 0) {
+            return;
+        }
+        if (forging && !producedByCorrect.contains(committed.digest())) {
+            fail(process.name() + " took part again from " + committed + ", a token no correct replica produced");
+        }
+        onVerifierCommit(process, committed);
+        recoveriesChecked++;
     }
 
     /**
@@ -656,6 +688,10 @@ final class QuorumSimulation implements World {
         }
         if (concurrencyBugs && kind == 1) {
             injectConcurrencyBug();
+        } else if (forgingJoiners && kind == 0) {
+            if (everyoneBack()) {
+                crash(correctVictimOtherThanThePrimary());
+            }
         } else if (behaviour == Byzantine.FORGING_EVIDENCE && kind <= 2) {
             if (now() > lastDisruption) {
                 // Views must change for the Byzantine verifier's forged view changes to matter: cut the
@@ -916,6 +952,49 @@ final class QuorumSimulation implements World {
             disks[victim.id].keep(victim);
         }
         crashes++;
+    }
+
+    /**
+     * {@code bft-forge-joiners}: every process is up and none is still rejoining or catching up (cuts of the primary
+     * may go on: a joiner must rejoin while views change as well).
+     */
+    private boolean everyoneBack() {
+        for (QuorumSimProcess process : running) {
+            if (!process.alive()
+                    || (process.replica != null && (process.replica.joining() || process.replica.transferring()))
+                    || (process.verifier != null && process.verifier.recovering())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code bft-forge-joiners}: a correct process whose crash needs no view change (not the execution primary). */
+    private int correctVictimOtherThanThePrimary() {
+        long view = 0;
+        for (QuorumSimProcess process : running) {
+            if (process != null && process.verifier != null && process.correct()) {
+                view = Math.max(view, process.verifier.view());
+            }
+        }
+        int primary = base.executionPrimary(view);
+        int[] candidates = java.util.Arrays.stream(processes)
+                .filter(process -> process != primary && process != byzantineProcess)
+                .toArray();
+        return candidates[faultRandom.nextInt(candidates.length)];
+    }
+
+    /** {@code bft-forge-joiners}: forged commit proofs the Byzantine verifier sent joiners. */
+    void onJoinProofForged() {
+        joinProofsForged++;
+    }
+
+    long joinProofsForged() {
+        return joinProofsForged;
+    }
+
+    long recoveriesChecked() {
+        return recoveriesChecked;
     }
 
     private void crash(int process) {

@@ -130,6 +130,40 @@ class QuorumSimulationTest {
     }
 
     /**
+     * Decision 0036 (docs/quorum.md, "Signed evidence", rule 4): correct processes crash and rejoin while the
+     * Byzantine verifier of {@code bft-forge-evidence}, holding only its own keys, answers them with commit proofs
+     * it invented and votes with signatures that do not verify; no correct verifier takes part again from a token
+     * no correct replica produced, and every other invariant holds.
+     */
+    @Test
+    void shouldNeverLetARejoiningVerifierAdoptAProofTheByzantineVerifierForged() {
+        List<String> failures = new ArrayList<>();
+        long forged = 0;
+        long recoveries = 0;
+        int crashes = 0;
+        for (long seed = 1; seed <= 4; seed++) {
+            QuorumSimulation sim =
+                    new QuorumSimulation(seed, "bft-forge-joiners", SimulationRunner.settings(FAULT_MILLIS, false));
+            try {
+                sim.run();
+            } catch (SimulationFailure failure) {
+                failures.add(failure.getMessage());
+            }
+            forged += sim.joinProofsForged();
+            recoveries += sim.recoveriesChecked();
+            crashes += sim.crashes();
+        }
+        assertThat(failures)
+                .as("failed seeds; the first: %s", failures.isEmpty() ? "" : failures.get(0))
+                .isEmpty();
+        assertThat(crashes).as("correct processes crashed and rejoined").isGreaterThan(0);
+        assertThat(forged).as("forged proofs the joiners were sent").isGreaterThan(0);
+        assertThat(recoveries)
+                .as("restarted verifiers back in service from a commit, checked")
+                .isGreaterThan(0);
+    }
+
+    /**
      * Issue 21 (docs/quorum.md, "Rejoining"): on a healthy cluster, a process restarted without its state
      * (a verifier-only process of bft, or one with an execution replica) is back in service within the
      * bound, and no verifier ever changes view; every invariant of the other profiles holds.

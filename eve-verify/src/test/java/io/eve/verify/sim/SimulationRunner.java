@@ -13,6 +13,7 @@ import java.util.List;
  *             pair-restart|pair-restart-no-witness   both replicas restart from their disks at once
  *             crash|crash-lossy|bft|bft-lossy|bft-forge  the quorum protocol
  *             bft-forge-evidence   a Byzantine verifier forges the others' signed evidence and responses
+ *             bft-forge-joiners    the same, while correct processes restart and rejoin (decision 0036)
  *             crash-rejoin|bft-rejoin    restarts on a healthy cluster, back in service without a view change
  *             crash-restart-all|bft-restart-all   durable processes; the whole cluster crashes and restarts
  *             crash-rejoin-failover|bft-rejoin-failover   two processes restart and rejoin, then the primary crashes
@@ -79,6 +80,7 @@ public final class SimulationRunner {
                         "bft-unordered",
                         "bft-forge",
                         "bft-forge-evidence",
+                        "bft-forge-joiners",
                         "crash-epm",
                         "crash-epm-off",
                         "crash-rejoin",

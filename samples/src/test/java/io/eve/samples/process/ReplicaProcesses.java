@@ -35,6 +35,12 @@ final class ReplicaProcesses implements AutoCloseable {
     /** Each node's own authenticator keys, under the work folder ({node}: the node's id). */
     static final String KEYS_FILE = "keys/node-{node}/macs.properties";
 
+    /** How long each replica of {@link #startQuorumOverTls} may take to answer its status after the launch. */
+    private static final Duration TLS_START_LIMIT = Duration.ofSeconds(90);
+
+    /** The folder of the TLS bundle {@link #startQuorumOverTls} writes, beside the configuration. */
+    static final String BUNDLE = "bundle";
+
     /** The replicas' JVM options unless a test asks for others: the key-value store's default state fits. */
     private static final List<String> SMALL_HEAP = List.of("-Xmx256m");
 
@@ -166,6 +172,52 @@ final class ReplicaProcesses implements AutoCloseable {
     }
 
     /**
+     * A cluster of the quorum profile {@code profile} with mutual TLS on every connection and each node's own
+     * bundle folder (docs/operations.md, "Security"), written into {@code workDir/bundle} as {@code ./eve certs}
+     * writes it (for bft with each node's authenticator keys, read from there), with one client identity; only
+     * nodes {@code 0..launched-1} are started, the test plays the others with their own bundles.
+     */
+    static ReplicaProcesses startQuorumOverTls(Path workDir, String profile, int launched)
+            throws IOException, InterruptedException {
+        Files.createDirectories(workDir);
+        int count = profile.equals("bft") ? 4 : 3;
+        int[] ports = ReplicaLaunch.freePorts(count);
+        List<String> nodes = new ArrayList<>();
+        for (int node = 0; node < count; node++) {
+            nodes.add(node + "@127.0.0.1:" + ports[node]);
+        }
+        Path config = workDir.resolve("cluster.properties");
+        Files.writeString(
+                config,
+                String.join(
+                        "\n",
+                        "profile=" + profile,
+                        "nodes=" + String.join(", ", nodes),
+                        "executor.threads=4",
+                        "heartbeat.interval-ms=50",
+                        "failure.timeout-ms=2000",
+                        "metrics.port=" + ports[count],
+                        "tls.enabled=on",
+                        "tls.dir=" + BUNDLE,
+                        ""),
+                StandardCharsets.UTF_8);
+        io.eve.server.security.Bundles.validFor(Duration.ofDays(1))
+                .write(io.eve.config.ClusterConfig.load(config), workDir.resolve(BUNDLE), 1, profile.equals("bft"));
+        Path[] configs = new Path[launched];
+        java.util.Arrays.fill(configs, config);
+        // Three JVMs loading TLS material and Ed25519 keys at once took more than 30 s to answer at load 40-45.
+        return start(
+                workDir,
+                config,
+                configs,
+                java.util.Arrays.copyOf(ports, count),
+                ports[count],
+                List.of(),
+                SMALL_HEAP,
+                TLS_START_LIMIT);
+    }
+
+    /**
      * Starts every replica, each with its own configuration ({@code nodeConfigs[n]}, which may route its
      * links through proxies); {@code clientConfig} is what clients read.
      */
@@ -184,6 +236,27 @@ final class ReplicaProcesses implements AutoCloseable {
             List<String> replicaArgs,
             List<String> jvmOptions)
             throws IOException, InterruptedException {
+        return start(
+                workDir,
+                clientConfig,
+                nodeConfigs,
+                transportPorts,
+                metricsPort,
+                replicaArgs,
+                jvmOptions,
+                Duration.ofSeconds(30));
+    }
+
+    private static ReplicaProcesses start(
+            Path workDir,
+            Path clientConfig,
+            Path[] nodeConfigs,
+            int[] transportPorts,
+            int metricsPort,
+            List<String> replicaArgs,
+            List<String> jvmOptions,
+            Duration startLimit)
+            throws IOException, InterruptedException {
         ReplicaProcesses cluster =
                 new ReplicaProcesses(workDir, clientConfig, nodeConfigs, transportPorts, metricsPort);
         cluster.replicaArgs = List.copyOf(replicaArgs);
@@ -194,7 +267,7 @@ final class ReplicaProcesses implements AutoCloseable {
                 cluster.launch(node, false);
             }
             for (int node = 0; node < nodeConfigs.length; node++) {
-                cluster.awaitStatus(node, status -> true, Duration.ofSeconds(30));
+                cluster.awaitStatus(node, status -> true, startLimit);
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
             cluster.close();
@@ -323,6 +396,30 @@ final class ReplicaProcesses implements AutoCloseable {
                     .filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
                     .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
                     .reduce(Double::sum);
+        } catch (IOException e) {
+            return OptionalDouble.empty();
+        }
+    }
+
+    /**
+     * As {@link #metric(int, String)}, only the samples whose labels include {@code label} (such as {@code
+     * reason="impostor"}); 0 when the replica answers and has none.
+     */
+    OptionalDouble metric(int node, String name, String label) throws InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + (metricsPort + node) + "/metrics"))
+                .timeout(Duration.ofSeconds(1))
+                .build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                return OptionalDouble.empty();
+            }
+            return OptionalDouble.of(response.body()
+                    .lines()
+                    .filter(line -> line.startsWith(name + "{") && line.contains(label))
+                    .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                    .sum());
         } catch (IOException e) {
             return OptionalDouble.empty();
         }
