@@ -54,11 +54,18 @@ public final class Verifier {
     private final Outbox outbox;
     private final Outbox network;
     private final VerifierMemory memory;
-    /** Messages that wait until the record they depend on is durable, in the order they were sent. */
-    private final Deque<Held> held = new ArrayDeque<>();
+    /**
+     * Messages that wait until the record they depend on is durable, by that record's version, each version's in
+     * the order they were sent (docs/quorum.md, "Which record each message waits for").
+     */
+    private final NavigableMap<Long, Deque<Held>> held = new TreeMap<>();
 
+    private int heldCount;
     private VerifierMemory.Remembered saved;
     private long savedVersion;
+    /** The first record that held the view of {@link #saved}: what a {@code Prepare} waits for. */
+    private long viewVersion;
+
     private long durableVersion;
     private final Evidence evidence;
     private final ViewChangeDriver views;
@@ -82,6 +89,11 @@ public final class Verifier {
     private long abstainThrough = -1;
     /** After a rejoin: what it adopted, told to the verifiers that answered (docs/quorum.md, rule F). */
     private JoinState adoption;
+    /**
+     * After a restart from its memory without a rejoin: that it adopted nothing, told to the verifiers that
+     * answered, so that its view changes count there (docs/quorum.md, "Rejoining", rule F).
+     */
+    private JoinState adoptedNothing;
 
     private long startedAt;
     private long lastProgress;
@@ -304,7 +316,7 @@ public final class Verifier {
         boolean recovering = views.recovering();
         views.onTick(now);
         if (recovering) {
-            if (rejoin != null && now - lastRetransmit >= config.retransmitNanos()) {
+            if (views.recovering() && rejoin != null && now - lastRetransmit >= config.retransmitNanos()) {
                 lastRetransmit = now;
                 sendToOtherVerifiers(new JoinQuery(self, rejoin.nonce()));
             }
@@ -582,6 +594,7 @@ public final class Verifier {
             Certificate certificate = new Certificate(views.view(), message.token(), matching);
             raise(certificate);
             broadcastVerifiers(new CommitVote(views.view(), self, message.token()));
+            slot.voteVersion = savedVersion;
         }
     }
 
@@ -678,6 +691,8 @@ public final class Verifier {
         if (done != null) {
             commitLatency.sample(now - done.createdAt);
         }
+        // docs/quorum.md, "Which record each message waits for": the record that covered its own vote, if any.
+        long covering = done != null && done.voteVersion > 0 ? done.voteVersion : -1;
         slots.headMap(seq, true).clear();
         reports.onCommitted(seq);
         views.onProgress(now - lastProgress);
@@ -688,7 +703,11 @@ public final class Verifier {
         suspects.clear();
         VerifyResponse response = new VerifyResponse(views.view(), token, false);
         for (int replica : config.executionReplicas()) {
-            outbox.send(replica, response);
+            if (memory == null) {
+                outbox.send(replica, response);
+            } else {
+                sendAfter(replica, response, covering < 0 ? saveIfChanged() : covering);
+            }
         }
         advance();
     }
@@ -717,6 +736,9 @@ public final class Verifier {
             if (adoption != null && views.view() == rejoinView) {
                 // Its view change may count only where this arrived (rule F); it goes with the retransmission.
                 sendToOtherVerifiers(adoption);
+            }
+            if (adoptedNothing != null) {
+                sendToOtherVerifiers(adoptedNothing);
             }
             return;
         }
@@ -817,7 +839,14 @@ public final class Verifier {
      * changes may count here from then on with a certificate of that view above the batch + 1 (rule F).
      */
     private void onAdoption(int from, JoinState state) {
-        if (from == self || state.verifier() != from || state.changing()) {
+        if (from == self || state.verifier() != from) {
+            return;
+        }
+        if (state.changing() && state.certificateView() == ViewChanges.RECOVERING) {
+            rules.onAdoptedNothing(from, state.nonce());
+            return;
+        }
+        if (state.changing()) {
             return;
         }
         long committed = Rejoin.provenCommit(rules, state);
@@ -881,6 +910,15 @@ public final class Verifier {
         }
 
         @Override
+        public void onRejoinAbandoned() {
+            // docs/quorum.md, "Rejoining", rule F: before the view change that reports its memory, so that the
+            // verifiers that answered its query count that view change when it arrives.
+            adoptedNothing = new JoinState(
+                    self, rejoin.nonce(), views.view(), true, ViewChanges.RECOVERING, ViewChanges.ORIGIN, List.of());
+            sendToOtherVerifiers(adoptedNothing);
+        }
+
+        @Override
         public boolean reportsCertificate() {
             // docs/quorum.md, "Rejoining", rule R: before its restart it was prepared for no batch of the
             // rejoined view at or above abstainThrough (the adopted batch + 2D), so a certificate of that view
@@ -895,7 +933,7 @@ public final class Verifier {
     // ---- memory (docs/quorum.md, "Durable verifiers") --------------------------------------------------
 
     /** A message held until record {@code version} is durable. */
-    private record Held(int to, Message message, long version) {}
+    private record Held(int to, Message message) {}
 
     /** What this verifier must remember now: the highest view it is in or left for, and its best certificate. */
     private VerifierMemory.Remembered remembered() {
@@ -903,38 +941,62 @@ public final class Verifier {
     }
 
     /**
-     * Every message leaves only once what it depends on is durable: if the view or the best certificate changed
-     * since the last record saved, a new one is saved first, and the message waits for it (and keeps its place
-     * behind messages already waiting).
+     * Every message leaves only once the record it depends on is durable (docs/quorum.md, "Which record each
+     * message waits for"): a {@code Prepare} the first record holding the current view, anything else the
+     * record current now (saved first if the view or the best certificate changed since the last one).
      */
     private void sendWhenRemembered(int to, Message message) {
+        long current = saveIfChanged();
+        sendAfter(to, message, message instanceof Prepare ? viewVersion : current);
+    }
+
+    /** Saves a new record if the view or the best certificate changed since the last; returns the current one. */
+    private long saveIfChanged() {
         VerifierMemory.Remembered now = remembered();
         if (saved == null || now.view() != saved.view() || now.best() != saved.best()) {
+            boolean newView = saved == null || now.view() != saved.view();
             saved = now;
             memory.save(now, ++savedVersion);
+            if (newView) {
+                viewVersion = savedVersion;
+            }
         }
-        if (held.isEmpty() && durableVersion >= savedVersion) {
+        return savedVersion;
+    }
+
+    /** Sends {@code message} once record {@code version} is durable, at once if it is. */
+    private void sendAfter(int to, Message message, long version) {
+        if (durableVersion >= version) {
             network.send(to, message);
-        } else if (held.size() >= config.bounds().heldMessages()) {
+        } else if (heldCount >= config.bounds().heldMessages()) {
             // docs/quorum.md, "Bounded memory": as if lost on the way; what matters is sent again.
             refusals.add(Refusals.Reason.HELD_FULL);
         } else {
-            held.add(new Held(to, message, savedVersion));
+            held.computeIfAbsent(version, v -> new ArrayDeque<>()).add(new Held(to, message));
+            heldCount++;
         }
     }
 
-    /** Record {@code version} of this verifier's memory is durable: the messages that waited for it leave. */
+    /**
+     * Record {@code version} of this verifier's memory is durable: the messages that waited for it, or for an
+     * earlier one, leave (those of older records first).
+     */
     public void onDurable(long version) {
         durableVersion = Math.max(durableVersion, version);
-        while (!held.isEmpty() && held.peek().version() <= durableVersion) {
-            Held next = held.poll();
-            network.send(next.to(), next.message());
+        for (Map.Entry<Long, Deque<Held>> due = held.firstEntry();
+                due != null && due.getKey() <= durableVersion;
+                due = held.firstEntry()) {
+            held.pollFirstEntry();
+            for (Held next : due.getValue()) {
+                heldCount--;
+                network.send(next.to(), next.message());
+            }
         }
     }
 
     /** Messages waiting for this verifier's memory to be durable (0 without a memory). */
     public int heldMessages() {
-        return held.size();
+        return heldCount;
     }
 
     // ---- sending ---------------------------------------------------------------------------------
