@@ -21,8 +21,6 @@ final class Slot {
     final Map<Integer, Message> voteForms = new LinkedHashMap<>();
     Token prePrepared;
     Token prepared;
-    /** The record of this verifier's memory its own {@code CommitVote} for the batch waited for (0: none). */
-    long voteVersion;
     /** When this verifier first heard of the batch: its commit latency is measured from here. */
     long createdAt;
 

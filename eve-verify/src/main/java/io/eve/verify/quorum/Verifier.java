@@ -54,18 +54,11 @@ public final class Verifier {
     private final Outbox outbox;
     private final Outbox network;
     private final VerifierMemory memory;
-    /**
-     * Messages that wait until the record they depend on is durable, by that record's version, each version's in
-     * the order they were sent (docs/quorum.md, "Which record each message waits for").
-     */
-    private final NavigableMap<Long, Deque<Held>> held = new TreeMap<>();
+    /** Messages that wait until the record they depend on is durable, in the order they were sent. */
+    private final Deque<Held> held = new ArrayDeque<>();
 
-    private int heldCount;
     private VerifierMemory.Remembered saved;
     private long savedVersion;
-    /** The first record that held the view of {@link #saved}: what a {@code Prepare} waits for. */
-    private long viewVersion;
-
     private long durableVersion;
     private final Evidence evidence;
     private final ViewChangeDriver views;
@@ -594,7 +587,6 @@ public final class Verifier {
             Certificate certificate = new Certificate(views.view(), message.token(), matching);
             raise(certificate);
             broadcastVerifiers(new CommitVote(views.view(), self, message.token()));
-            slot.voteVersion = savedVersion;
         }
     }
 
@@ -691,8 +683,6 @@ public final class Verifier {
         if (done != null) {
             commitLatency.sample(now - done.createdAt);
         }
-        // docs/quorum.md, "Which record each message waits for": the record that covered its own vote, if any.
-        long covering = done != null && done.voteVersion > 0 ? done.voteVersion : -1;
         slots.headMap(seq, true).clear();
         reports.onCommitted(seq);
         views.onProgress(now - lastProgress);
@@ -703,11 +693,7 @@ public final class Verifier {
         suspects.clear();
         VerifyResponse response = new VerifyResponse(views.view(), token, false);
         for (int replica : config.executionReplicas()) {
-            if (memory == null) {
-                outbox.send(replica, response);
-            } else {
-                sendAfter(replica, response, covering < 0 ? saveIfChanged() : covering);
-            }
+            outbox.send(replica, response);
         }
         advance();
     }
@@ -933,7 +919,7 @@ public final class Verifier {
     // ---- memory (docs/quorum.md, "Durable verifiers") --------------------------------------------------
 
     /** A message held until record {@code version} is durable. */
-    private record Held(int to, Message message) {}
+    private record Held(int to, Message message, long version) {}
 
     /** What this verifier must remember now: the highest view it is in or left for, and its best certificate. */
     private VerifierMemory.Remembered remembered() {
@@ -941,62 +927,38 @@ public final class Verifier {
     }
 
     /**
-     * Every message leaves only once the record it depends on is durable (docs/quorum.md, "Which record each
-     * message waits for"): a {@code Prepare} the first record holding the current view, anything else the
-     * record current now (saved first if the view or the best certificate changed since the last one).
+     * Every message leaves only once what it depends on is durable: if the view or the best certificate changed
+     * since the last record saved, a new one is saved first, and the message waits for it (and keeps its place
+     * behind messages already waiting).
      */
     private void sendWhenRemembered(int to, Message message) {
-        long current = saveIfChanged();
-        sendAfter(to, message, message instanceof Prepare ? viewVersion : current);
-    }
-
-    /** Saves a new record if the view or the best certificate changed since the last; returns the current one. */
-    private long saveIfChanged() {
         VerifierMemory.Remembered now = remembered();
         if (saved == null || now.view() != saved.view() || now.best() != saved.best()) {
-            boolean newView = saved == null || now.view() != saved.view();
             saved = now;
             memory.save(now, ++savedVersion);
-            if (newView) {
-                viewVersion = savedVersion;
-            }
         }
-        return savedVersion;
-    }
-
-    /** Sends {@code message} once record {@code version} is durable, at once if it is. */
-    private void sendAfter(int to, Message message, long version) {
-        if (durableVersion >= version) {
+        if (held.isEmpty() && durableVersion >= savedVersion) {
             network.send(to, message);
-        } else if (heldCount >= config.bounds().heldMessages()) {
+        } else if (held.size() >= config.bounds().heldMessages()) {
             // docs/quorum.md, "Bounded memory": as if lost on the way; what matters is sent again.
             refusals.add(Refusals.Reason.HELD_FULL);
         } else {
-            held.computeIfAbsent(version, v -> new ArrayDeque<>()).add(new Held(to, message));
-            heldCount++;
+            held.add(new Held(to, message, savedVersion));
         }
     }
 
-    /**
-     * Record {@code version} of this verifier's memory is durable: the messages that waited for it, or for an
-     * earlier one, leave (those of older records first).
-     */
+    /** Record {@code version} of this verifier's memory is durable: the messages that waited for it leave. */
     public void onDurable(long version) {
         durableVersion = Math.max(durableVersion, version);
-        for (Map.Entry<Long, Deque<Held>> due = held.firstEntry();
-                due != null && due.getKey() <= durableVersion;
-                due = held.firstEntry()) {
-            held.pollFirstEntry();
-            for (Held next : due.getValue()) {
-                heldCount--;
-                network.send(next.to(), next.message());
-            }
+        while (!held.isEmpty() && held.peek().version() <= durableVersion) {
+            Held next = held.poll();
+            network.send(next.to(), next.message());
         }
     }
 
     /** Messages waiting for this verifier's memory to be durable (0 without a memory). */
     public int heldMessages() {
-        return heldCount;
+        return held.size();
     }
 
     // ---- sending ---------------------------------------------------------------------------------

@@ -97,51 +97,6 @@ class DurableVerifierTest {
                 .isGreaterThan(index);
     }
 
-    @Test
-    void shouldSendAPrepareOnceItsViewIsDurableAndACommitsResponseOnceItsOwnVoteIs() {
-        // docs/quorum.md, "Which record each message waits for": agreement pipelined, batch 2 pre-prepared while
-        // the record of batch 1's certificate is still being written.
-        Disk disk = new Disk();
-        Verifier verifier = new Verifier(
-                CRASH.withPipelinedAgreement(true), (to, m) -> sent.add(m), Evidence.PLAIN, false, 0, disk);
-        verifier.start(0);
-        Token first = token(1, 1, null);
-        Token second = token(2, 2, first);
-        verifier.onMessage(1, new Verify(0, first), MS);
-        verifier.onMessage(2, new Verify(0, first), MS);
-        verifier.onDurable(disk.flush()); // record 1: view 0
-        verifier.onMessage(1, new Prepare(0, 1, first), MS);
-        assertThat(disk.saves).as("record 2: the certificate of batch 1").hasSize(2);
-        assertThat(sentOf(CommitVote.class)).isEmpty();
-
-        verifier.onMessage(1, new Verify(0, second), MS);
-        verifier.onMessage(2, new Verify(0, second), MS);
-        assertThat(sentOf(Prepare.class))
-                .as("batch 2's Prepare depends on the view only, durable since record 1")
-                .hasSize(4);
-        assertThat(sentOf(CommitVote.class)).isEmpty();
-
-        verifier.onMessage(1, new Prepare(0, 1, second), MS);
-        assertThat(disk.saves).as("record 3: the certificate of batch 2").hasSize(3);
-        verifier.onMessage(1, new CommitVote(0, 1, first), MS);
-        assertThat(sentOf(VerifyResponse.class)).isEmpty();
-
-        verifier.onDurable(2);
-        assertThat(sentOf(CommitVote.class))
-                .extracting(m -> ((CommitVote) m).token())
-                .containsOnly(first);
-        assertThat(sentOf(VerifyResponse.class))
-                .as("batch 1's commit waits for the record of its own vote, not for record 3")
-                .hasSize(3);
-        assertThat(verifier.heldMessages()).as("batch 2's CommitVotes").isEqualTo(2);
-
-        verifier.onDurable(3);
-        assertThat(verifier.heldMessages()).isZero();
-        assertThat(sentOf(CommitVote.class))
-                .extracting(m -> ((CommitVote) m).token())
-                .contains(second);
-    }
-
     /**
      * docs/quorum.md, "Rejoining", rule F: a verifier restarted from its memory asks to rejoin; one peer answers
      * from its view, another does not, so it cannot adopt and after a view timeout changes view reporting its
