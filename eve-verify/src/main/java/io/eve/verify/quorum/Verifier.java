@@ -89,6 +89,11 @@ public final class Verifier {
     private long abstainThrough = -1;
     /** After a rejoin: what it adopted, told to the verifiers that answered (docs/quorum.md, rule F). */
     private JoinState adoption;
+    /**
+     * After a restart from its memory without a rejoin: that it adopted nothing, told to the verifiers that
+     * answered, so that its view changes count there (docs/quorum.md, "Rejoining", rule F).
+     */
+    private JoinState adoptedNothing;
 
     private long startedAt;
     private long lastProgress;
@@ -311,7 +316,7 @@ public final class Verifier {
         boolean recovering = views.recovering();
         views.onTick(now);
         if (recovering) {
-            if (rejoin != null && now - lastRetransmit >= config.retransmitNanos()) {
+            if (views.recovering() && rejoin != null && now - lastRetransmit >= config.retransmitNanos()) {
                 lastRetransmit = now;
                 sendToOtherVerifiers(new JoinQuery(self, rejoin.nonce()));
             }
@@ -734,6 +739,9 @@ public final class Verifier {
                 // Its view change may count only where this arrived (rule F); it goes with the retransmission.
                 sendToOtherVerifiers(adoption);
             }
+            if (adoptedNothing != null) {
+                sendToOtherVerifiers(adoptedNothing);
+            }
             return;
         }
         long view = views.view();
@@ -877,7 +885,14 @@ public final class Verifier {
      * changes may count here from then on with a certificate of that view above the batch + 1 (rule F).
      */
     private void onAdoption(int from, JoinState state) {
-        if (from == self || state.verifier() != from || state.changing()) {
+        if (from == self || state.verifier() != from) {
+            return;
+        }
+        if (state.changing() && state.certificateView() == ViewChanges.RECOVERING) {
+            rules.onAdoptedNothing(from, state.nonce());
+            return;
+        }
+        if (state.changing()) {
             return;
         }
         long committed = Rejoin.provenCommit(rules, state);
@@ -939,6 +954,15 @@ public final class Verifier {
         @Override
         public void broadcastVerifiers(Message message) {
             Verifier.this.broadcastVerifiers(message);
+        }
+
+        @Override
+        public void onRejoinAbandoned() {
+            // docs/quorum.md, "Rejoining", rule F: before the view change that reports its memory, so that the
+            // verifiers that answered its query count that view change when it arrives.
+            adoptedNothing = new JoinState(
+                    self, rejoin.nonce(), views.view(), true, ViewChanges.RECOVERING, ViewChanges.ORIGIN, List.of());
+            sendToOtherVerifiers(adoptedNothing);
         }
 
         @Override

@@ -50,6 +50,12 @@ final class ViewChangeDriver {
         void broadcastVerifiers(Message message);
 
         /**
+         * This verifier restarted from its memory and did not rejoin within a view timeout: called just before its
+         * view change reporting the memory.
+         */
+        void onRejoinAbandoned();
+
+        /**
          * Whether {@link #best()} covers everything this verifier voted for, so its view changes may report
          * it: false after a rejoin until it holds a certificate of a later view (docs/quorum.md, "Rejoining").
          */
@@ -286,6 +292,7 @@ final class ViewChangeDriver {
             recovering = false;
             view = above;
             LOG.info("{}: restarted from its memory (view {}); no rejoin within a view timeout", name, remembered);
+            host.onRejoinAbandoned();
             startViewChange(above + 1, "restarted from its memory", now);
             return;
         }

@@ -106,6 +106,19 @@ final class ViewChanges {
     }
 
     /**
+     * The incarnation of {@code verifier} that asked with {@code nonce} restarted from its memory and did not
+     * rejoin: it took part in no view since its restart, and its view changes report the memory, which covers
+     * every vote of its earlier life, so they count as anyone's (docs/quorum.md, "Rejoining", rule F, and
+     * "Durable replicas and verifiers"). Ignored unless it is the incarnation last answered.
+     */
+    void onAdoptedNothing(int verifier, long nonce) {
+        Floor floor = rejoinFloors.get(verifier);
+        if (floor != null && floor.nonce == nonce) {
+            rejoinFloors.remove(verifier);
+        }
+    }
+
+    /**
      * Rule F for one verifier: the view it was answered in, the nonce of the incarnation that asked, and the
      * first batch of that view whose certificate counts (none until that incarnation said what it adopted).
      */

@@ -97,6 +97,67 @@ class DurableVerifierTest {
                 .isGreaterThan(index);
     }
 
+    /**
+     * docs/quorum.md, "Rejoining", rule F: a verifier restarted from its memory asks to rejoin; one peer answers
+     * from its view, another does not, so it cannot adopt and after a view timeout changes view reporting its
+     * memory. The peer that answered counted that view change only with a certificate of a later view, which
+     * does not exist before the new view starts (pipelined agreement, {@code bft-restart-all} seed 28 on the
+     * branch that introduced it: the view changes never completed). Now the restarted verifier says it adopted
+     * nothing, and from then on the peer counts its view changes.
+     */
+    @Test
+    void shouldCountTheViewChangeOfAVerifierRestartedFromItsMemoryOnceItSaysItAdoptedNothing() {
+        Token first = token(1, 1, null);
+        Certificate remembered = new Certificate(0, first, List.of(new Prepare(0, 1, first), new Prepare(0, 2, first)));
+        Disk disk = new Disk();
+        disk.durable = new VerifierMemory.Remembered(0, remembered);
+        List<Message> fromRestarted = new ArrayList<>();
+        Verifier restarted = new Verifier(
+                QuorumConfig.crash(new int[] {0, 1, 2}, 1),
+                (to, m) -> {
+                    if (to == 0) {
+                        fromRestarted.add(m);
+                    }
+                },
+                Evidence.PLAIN,
+                false,
+                7,
+                disk);
+        List<Message> fromPeer = new ArrayList<>();
+        Verifier peer = new Verifier(
+                QuorumConfig.crash(new int[] {0, 1, 2}, 0), (to, m) -> fromPeer.add(m), Evidence.PLAIN, false);
+        peer.start(0);
+        restarted.start(0);
+        assertThat(disk.saves).as("its JoinQuery needs no new record").isEmpty();
+        for (Message query : List.copyOf(fromRestarted)) {
+            peer.onMessage(1, query, MS); // the JoinQuery; verifier 2 never answers
+        }
+        assertThat(fromPeer).anyMatch(m -> m instanceof Message.JoinState);
+        fromRestarted.clear();
+
+        restarted.onTick(600 * MS); // a view timeout later: no rejoin, so a view change from its memory
+        restarted.onDurable(disk.flush());
+        ViewChange change = (ViewChange) fromRestarted.stream()
+                .filter(ViewChange.class::isInstance)
+                .findFirst()
+                .orElseThrow();
+        assertThat(change.certificateView()).isZero();
+        assertThat(fromRestarted).anyMatch(m -> m instanceof Message.JoinState);
+        long ignored = peer.ignored();
+        peer.onMessage(1, change, 601 * MS);
+        assertThat(peer.ignored())
+                .as("before the announcement: rule F refuses it")
+                .isEqualTo(ignored + 1);
+        assertThat(peer.changingView()).isFalse();
+
+        for (Message message : fromRestarted) {
+            peer.onMessage(1, message, 602 * MS);
+        }
+        assertThat(peer.changingView())
+                .as("after it: the view change counts, and the peer follows it")
+                .isTrue();
+    }
+
     @Test
     void shouldRestartFromItsMemoryWithAViewChangeThatReportsTheRememberedCertificate() {
         Disk disk = new Disk();

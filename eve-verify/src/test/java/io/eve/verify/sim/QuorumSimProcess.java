@@ -103,6 +103,10 @@ final class QuorumSimProcess {
         long ledView = -1;
 
         private VerifierMemory.Remembered durable;
+        /** The incarnation that wrote {@link #durable}, and the version it gave it. */
+        private QuorumSimProcess durableWriter;
+
+        private long durableVersion;
         private QuorumSimProcess owner;
         private long forces;
 
@@ -123,11 +127,19 @@ final class QuorumSimProcess {
                             200_000L + sim.forceNanos(),
                             writer.name() + " verifier record " + version + " durable",
                             () -> {
-                                if (writer.alive) {
-                                    durable = record;
-                                    forces++;
-                                    writer.verifier.onDurable(version);
+                                if (!writer.alive) {
+                                    return;
                                 }
+                                // As StateFileWriter: a record never replaces a later one of the same life (the
+                                // forces end in any order here; a real writer writes the latest record submitted,
+                                // superseding the ones before it).
+                                if (writer != durableWriter || version > durableVersion) {
+                                    durable = record;
+                                    durableWriter = writer;
+                                    durableVersion = version;
+                                    forces++;
+                                }
+                                writer.verifier.onDurable(version);
                             });
         }
 

@@ -198,7 +198,8 @@ final class QuorumSimulation implements World {
             config = config.withExtraProtection(ExtraProtectionConfig.OFF);
         }
         this.base = config.withTimeouts(VIEW_TIMEOUT_NANOS, RETRANSMIT_NANOS)
-                .withBatching(1 + root.nextInt(4), 1 + root.nextInt(8), root.nextLong(3 * MS));
+                .withBatching(1 + root.nextInt(4), 1 + root.nextInt(8), root.nextLong(3 * MS))
+                .withPipelinedAgreement(settings.pipelinedAgreement());
         // Signed evidence, as the product's bft profile runs by default (auth.signed-evidence = on).
         this.keys = bft ? MacKeys.insecureForTests(seed, processes) : null;
         this.running = new QuorumSimProcess[processes.length];

@@ -38,13 +38,28 @@ final class Simulation implements World {
      * runs a deliberately broken application whose gets answer the value before the last write (to show
      * that the linearizability check fails).
      */
-    record Settings(long faultPhaseNanos, int clients, int registerClients, boolean verbose, boolean staleGets) {
+    record Settings(
+            long faultPhaseNanos,
+            int clients,
+            int registerClients,
+            boolean verbose,
+            boolean staleGets,
+            boolean pipelinedAgreement) {
+        Settings(long faultPhaseNanos, int clients, int registerClients, boolean verbose, boolean staleGets) {
+            this(faultPhaseNanos, clients, registerClients, verbose, staleGets, false);
+        }
+
         Settings withRegisterClients(int count) {
-            return new Settings(faultPhaseNanos, clients, count, verbose, staleGets);
+            return new Settings(faultPhaseNanos, clients, count, verbose, staleGets, pipelinedAgreement);
         }
 
         Settings withStaleGets() {
-            return new Settings(faultPhaseNanos, clients, registerClients, verbose, true);
+            return new Settings(faultPhaseNanos, clients, registerClients, verbose, true, pipelinedAgreement);
+        }
+
+        /** The quorum profiles with {@code agreement.pipelined} on or off (docs/quorum.md, "Pipelined agreement"). */
+        Settings withPipelinedAgreement(boolean on) {
+            return new Settings(faultPhaseNanos, clients, registerClients, verbose, staleGets, on);
         }
     }
 

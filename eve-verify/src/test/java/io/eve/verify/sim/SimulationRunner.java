@@ -23,12 +23,15 @@ import java.util.List;
  *   --fault-ms M     how long faults are injected per run (default 1500)
  *   --register-clients N   clients sharing registers, checked for linearizability (default 3)
  *   --stale-gets     a deliberately broken application (gets answer the value before the last write)
+ *   --pipelined on|off   the quorum profiles with agreement.pipelined on or off (default: the product's default)
  * </pre>
  */
 public final class SimulationRunner {
     static final long DEFAULT_FAULT_MILLIS = 1_500;
     static final int CLIENTS = 3;
     static final int REGISTER_CLIENTS = 3;
+    /** The product's default for {@code agreement.pipelined} (ClusterConfig). */
+    static final boolean DEFAULT_PIPELINED = false;
 
     private SimulationRunner() {}
 
@@ -45,12 +48,16 @@ public final class SimulationRunner {
         if (settings.staleGets()) {
             command.append(" --stale-gets");
         }
+        if (settings.pipelinedAgreement() != DEFAULT_PIPELINED) {
+            command.append(" --pipelined ").append(settings.pipelinedAgreement() ? "on" : "off");
+        }
         return command.toString();
     }
 
     /** The default clients: three with a counter each, three sharing registers. */
     static Simulation.Settings settings(long faultMillis, boolean verbose) {
-        return new Simulation.Settings(faultMillis * Simulation.MS, CLIENTS, REGISTER_CLIENTS, verbose, false);
+        return new Simulation.Settings(
+                faultMillis * Simulation.MS, CLIENTS, REGISTER_CLIENTS, verbose, false, DEFAULT_PIPELINED);
     }
 
     /** Runs one seed with the default clients; a broken invariant throws {@link SimulationFailure}. */
@@ -110,6 +117,7 @@ public final class SimulationRunner {
         long faultMillis = DEFAULT_FAULT_MILLIS;
         int registerClients = REGISTER_CLIENTS;
         boolean staleGets = false;
+        boolean pipelined = DEFAULT_PIPELINED;
         Long single = null;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : "";
@@ -120,6 +128,7 @@ public final class SimulationRunner {
                 case "--seed" -> single = Long.parseLong(value);
                 case "--fault-ms" -> faultMillis = Long.parseLong(value);
                 case "--register-clients" -> registerClients = Integer.parseInt(value);
+                case "--pipelined" -> pipelined = onOrOff(value);
                 case "--stale-gets" -> {
                     staleGets = true;
                     i--; // a flag without a value
@@ -134,7 +143,9 @@ public final class SimulationRunner {
         if (!isQuorumProfile(profile)) {
             Faults.named(profile);
         }
-        Simulation.Settings settings = settings(faultMillis, single != null).withRegisterClients(registerClients);
+        Simulation.Settings settings = settings(faultMillis, single != null)
+                .withRegisterClients(registerClients)
+                .withPipelinedAgreement(pipelined);
         if (staleGets) {
             settings = settings.withStaleGets();
         }
@@ -143,6 +154,14 @@ public final class SimulationRunner {
             return;
         }
         sweep(profile, first, count, settings);
+    }
+
+    private static boolean onOrOff(String value) {
+        return switch (value) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("--pipelined takes on or off, not '" + value + "'");
+        };
     }
 
     private static void replay(String profile, long seed, Simulation.Settings settings) {
