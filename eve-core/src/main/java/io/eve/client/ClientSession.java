@@ -198,7 +198,7 @@ public final class ClientSession<T> {
         } else if (message instanceof Message.ReadReply read) {
             onReadReply(from, read, now, out);
         } else if (message instanceof Message.Redirect redirect) {
-            onRedirect(from, redirect, out);
+            onRedirect(from, redirect, now, out);
         }
     }
 
@@ -348,7 +348,7 @@ public final class ClientSession<T> {
         }
     }
 
-    private void onRedirect(int from, Message.Redirect redirect, Output<T> out) {
+    private void onRedirect(int from, Message.Redirect redirect, long now, Output<T> out) {
         int index = indexOf(redirect.primary());
         if (index >= 0) {
             target = index;
@@ -364,6 +364,9 @@ public final class ClientSession<T> {
         // attempt timeout.
         if (slot != null && index >= 0 && redirect.primary() != from && !slot.redirected) {
             slot.redirected = true;
+            // The request goes to another replica: that attempt gets a whole attempt timeout, as any other.
+            slot.resendAt = now + attemptNanos;
+            due.add(slot.seq, slot.resendAt);
             out.send(redirect.primary(), new Message.ClientRequest(slot.request));
         }
     }

@@ -186,6 +186,22 @@ class ClientSessionTest {
     }
 
     @Test
+    void shouldGiveTheReplicaARedirectNamesAWholeAttemptTimeout() {
+        ClientSession<String> session = new ClientSession<>(SELF, primaryBackup(), 0);
+        session.submit(utf8("a"), "a", 0, out);
+        session.onMessage(1, new Message.Redirect(SELF, 1, 2), 80 * MS, out);
+        out.clear();
+
+        session.onTick(150 * MS, out);
+        assertThat(out.sent)
+                .as("the request went to replica 2 at 80 ms: its attempt ends at 180 ms, not 100")
+                .isEmpty();
+        assertThat(session.target()).isEqualTo(2);
+        session.onTick(180 * MS, out);
+        assertThat(out.sent).containsExactly("request 1 to 1");
+    }
+
+    @Test
     void shouldNotFollowARedirectFromAReplicaNamingItself() {
         ClientSession<String> session = new ClientSession<>(SELF, primaryBackup(), 0);
         session.submit(utf8("a"), "a", 0, out);

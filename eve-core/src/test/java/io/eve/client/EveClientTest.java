@@ -71,7 +71,9 @@ class EveClientTest {
     @Test
     void shouldResendTheSameRequestAndFailWithATimeout() throws Exception {
         primaryAnswers = false;
-        try (EveClient client = client(Duration.ofMillis(50), Duration.ofMillis(400), 8)) {
+        // A followed redirect restarts the attempt: each round (backup, redirect, primary) takes an attempt
+        // timeout and a sweep, so the deadline leaves room for several rounds on a loaded machine.
+        try (EveClient client = client(Duration.ofMillis(50), Duration.ofMillis(1000), 8)) {
             CompletableFuture<Reply> reply = client.submit(new byte[] {1});
             assertThatThrownBy(() -> reply.get(5, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class)

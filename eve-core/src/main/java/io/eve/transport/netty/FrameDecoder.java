@@ -18,14 +18,17 @@ import org.slf4j.LoggerFactory;
  * the frame timeout (a slow-loris peer holding a buffer open byte by byte): the clock runs while part
  * of a frame is waiting and restarts with every complete frame.
  *
- * <p>Runs on the channel's event loop.
+ * <p>Runs on the channel's event loop; allocates nothing per frame but the decoded message.
  */
 final class FrameDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(FrameDecoder.class);
+    private static final int INITIAL_SCRATCH_BYTES = 4 * 1024;
+    private static final int KEPT_SCRATCH_BYTES = 256 * 1024;
     private final NettyTransport transport;
     private final FrameCodec codec;
     private final long frameTimeoutMillis;
     private ScheduledFuture<?> deadline;
+    private byte[] scratch = new byte[INITIAL_SCRATCH_BYTES];
 
     FrameDecoder(NettyTransport transport, FrameCodec codec, long frameTimeoutMillis) {
         this.transport = transport;
@@ -37,14 +40,17 @@ final class FrameDecoder extends ByteToMessageDecoder {
     protected void decode(ChannelHandlerContext context, ByteBuf in, List<Object> out) {
         while (in.isReadable()) {
             try {
-                int length = codec.completeFrameLength(in.nioBuffer(in.readerIndex(), in.readableBytes()));
+                int available = in.readableBytes();
+                int headerBytes = Math.min(available, FrameCodec.HEADER_BYTES);
+                in.getBytes(in.readerIndex(), scratch, 0, headerBytes);
+                int length = codec.completeFrameLength(scratch, 0, headerBytes, available);
                 if (length == FrameCodec.INCOMPLETE) {
                     armDeadline(context);
                     return;
                 }
-                byte[] frame = new byte[length];
-                in.readBytes(frame);
-                out.add(codec.decode(frame));
+                byte[] frame = length <= scratch.length ? scratch : newFrameBuffer(length);
+                in.readBytes(frame, 0, length);
+                out.add(codec.decode(frame, 0, length));
                 cancelDeadline();
             } catch (FrameException e) {
                 LOG.warn(
@@ -58,6 +64,19 @@ final class FrameDecoder extends ByteToMessageDecoder {
                 return;
             }
         }
+    }
+
+    /**
+     * Where a frame is copied to be decoded. Decoding copies out every field it keeps, so the array is reused
+     * frame after frame; it grows up to {@link #KEPT_SCRATCH_BYTES}, and a larger frame (a state transfer)
+     * gets an array of its own.
+     */
+    private byte[] newFrameBuffer(int length) {
+        if (length > KEPT_SCRATCH_BYTES) {
+            return new byte[length];
+        }
+        scratch = new byte[Math.max(length, Math.min(KEPT_SCRATCH_BYTES, scratch.length * 2))];
+        return scratch;
     }
 
     private void armDeadline(ChannelHandlerContext context) {

@@ -7,7 +7,6 @@ import io.eve.transport.netty.tls.TlsIdentity;
 import io.eve.transport.wire.FrameCodec;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -82,7 +81,7 @@ public final class NettyTransport implements Transport {
     private final Map<Integer, Long> impostorLogged = new ConcurrentHashMap<>();
 
     private final Map<Integer, Link> outbound = new ConcurrentHashMap<>();
-    private final Map<Integer, Channel> inbound = new ConcurrentHashMap<>();
+    private final Map<Integer, Outbox> inbound = new ConcurrentHashMap<>();
     /** Accepted connections from nodes this one dials itself: they only deliver (see {@link #onHandshake}). */
     private final Set<Channel> fromPeers = ConcurrentHashMap.newKeySet();
 
@@ -245,6 +244,9 @@ public final class NettyTransport implements Transport {
         final int peer;
         final Queue<Message> pending = new ArrayDeque<>();
         Channel channel;
+        /** The channel's outbox, set with it. */
+        Outbox outbox;
+
         boolean dialing;
         long lastDial;
 
@@ -311,9 +313,9 @@ public final class NettyTransport implements Transport {
         InetSocketAddress address = peers.apply(to);
         if (address == null) {
             synchronized (held) {
-                Channel accepted = inbound.get(to);
-                if (accepted != null && accepted.isActive()) {
-                    write(accepted, message);
+                Outbox accepted = inbound.get(to);
+                if (accepted != null && accepted.channel().isActive()) {
+                    accepted.add(codec.encode(message));
                 } else if (!held.hold(to, codec.encode(message), System.nanoTime())) {
                     LOG.debug("node {}: no connection from node {} and no room to hold its message", self, to);
                 }
@@ -323,7 +325,7 @@ public final class NettyTransport implements Transport {
         Link link = outbound.computeIfAbsent(to, Link::new);
         synchronized (link) {
             if (link.channel != null && link.channel.isActive()) {
-                write(link.channel, message);
+                link.outbox.add(codec.encode(message));
                 return;
             }
             if (link.pending.size() >= PENDING_LIMIT) {
@@ -334,10 +336,6 @@ public final class NettyTransport implements Transport {
                 dial(link, address);
             }
         }
-    }
-
-    private void write(Channel channel, Message message) {
-        channel.writeAndFlush(Unpooled.wrappedBuffer(codec.encode(message)));
     }
 
     private void dial(Link link, InetSocketAddress address) {
@@ -447,11 +445,13 @@ public final class NettyTransport implements Transport {
                 }
                 return;
             }
-            channel.writeAndFlush(Unpooled.wrappedBuffer(HandshakeDecoder.hello(self)));
+            Outbox outbox = new Outbox(channel);
+            outbox.add(HandshakeDecoder.hello(self));
             link.channel = channel;
+            link.outbox = outbox;
             losses.onConnected(link.peer);
             for (Message message = link.pending.poll(); message != null; message = link.pending.poll()) {
-                write(channel, message);
+                outbox.add(codec.encode(message));
             }
         }
     }
@@ -471,16 +471,17 @@ public final class NettyTransport implements Transport {
             channel.closeFuture().addListener(future -> fromPeers.remove(channel));
             return;
         }
+        Outbox outbox = new Outbox(channel);
         synchronized (held) {
-            Channel previous = inbound.put(from, channel);
-            if (previous != null && previous != channel) {
-                previous.close();
+            Outbox previous = inbound.put(from, outbox);
+            if (previous != null && previous.channel() != channel) {
+                previous.channel().close();
             }
             for (byte[] frame : held.release(from, System.nanoTime())) {
-                channel.writeAndFlush(Unpooled.wrappedBuffer(frame));
+                outbox.add(frame);
             }
         }
-        channel.closeFuture().addListener(future -> inbound.remove(from, channel));
+        channel.closeFuture().addListener(future -> inbound.remove(from, outbox));
     }
 
     void deliver(int from, Message message) {
@@ -534,7 +535,7 @@ public final class NettyTransport implements Transport {
                 }
             }
         });
-        inbound.values().forEach(Channel::close);
+        inbound.values().forEach(outbox -> outbox.channel().close());
         fromPeers.forEach(Channel::close);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         if (handshakes != null) {

@@ -46,8 +46,8 @@ public final class FrameCodec {
 
     static final int LENGTH_FIELD_BYTES = Integer.BYTES;
 
-    /** Length field, magic, version and type. */
-    static final int HEADER_BYTES = LENGTH_FIELD_BYTES + Integer.BYTES + 1 + 1;
+    /** Length field, magic, version and type: what a reader needs to know a frame's length and kind. */
+    public static final int HEADER_BYTES = LENGTH_FIELD_BYTES + Integer.BYTES + 1 + 1;
 
     static final int CHECKSUM_BYTES = Integer.BYTES;
 
@@ -154,16 +154,31 @@ public final class FrameCodec {
         int available = buffer.remaining();
         byte[] header = new byte[Math.min(available, HEADER_BYTES)];
         buffer.get(buffer.position(), header);
-        return completeFrameLength(header, 0, header.length, available);
+        return checkHeader(header, 0, header.length, available);
     }
 
     /** As {@link #completeFrameLength(ByteBuffer)}, for the bytes in {@code bytes[offset, offset + length)}. */
     public int completeFrameLength(byte[] bytes, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, bytes.length);
-        return completeFrameLength(bytes, offset, Math.min(length, HEADER_BYTES), length);
+        return checkHeader(bytes, offset, Math.min(length, HEADER_BYTES), length);
     }
 
-    private int completeFrameLength(byte[] header, int offset, int headerBytes, int available) {
+    /**
+     * As {@link #completeFrameLength(ByteBuffer)}, for a stream of which {@code available} bytes are buffered
+     * and the first {@code headerBytes} of them (at least the header's, or all when fewer are buffered) were
+     * copied to {@code header[offset, offset + headerBytes)}: a reader can check a frame's header without
+     * allocating.
+     */
+    public int completeFrameLength(byte[] header, int offset, int headerBytes, int available) {
+        Objects.checkFromIndexSize(offset, headerBytes, header.length);
+        if (headerBytes < Math.min(available, HEADER_BYTES) || headerBytes > available) {
+            throw new IllegalArgumentException("with " + available + " bytes buffered the header needs "
+                    + Math.min(available, HEADER_BYTES) + " of them, got " + headerBytes);
+        }
+        return checkHeader(header, offset, headerBytes, available);
+    }
+
+    private int checkHeader(byte[] header, int offset, int headerBytes, int available) {
         if (headerBytes < LENGTH_FIELD_BYTES) {
             return INCOMPLETE;
         }

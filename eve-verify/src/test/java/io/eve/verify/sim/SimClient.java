@@ -136,6 +136,10 @@ final class SimClient {
     }
 
     void onMessage(int from, Message message) {
+        if (message instanceof Message.Redirect redirect) {
+            sim.log("client " + id + " redirected by " + from + " to " + redirect.primary() + " (request "
+                    + redirect.requestSeq() + ")");
+        }
         if (!quorum && message instanceof Message.ClientReply reply && !checkRepeat(from, reply.reply())) {
             return;
         }
@@ -191,6 +195,9 @@ final class SimClient {
     private final class Output implements ClientSession.Output<Long> {
         @Override
         public void send(int to, Message message) {
+            if (message instanceof Message.ClientRequest request) {
+                sim.log("client " + id + " sends request " + request.request().requestSeq() + " to " + to);
+            }
             sim.network().send(id, to, message);
         }
 

@@ -22,6 +22,7 @@ import java.util.List;
  *   --seed S         run only seed S and print every event
  *   --fault-ms M     how long faults are injected per run (default 1500)
  *   --register-clients N   clients sharing registers, checked for linearizability (default 3)
+ *   --per-seed       also print each seed's operations checked and requests abandoned
  *   --stale-gets     a deliberately broken application (gets answer the value before the last write)
  *   --pipelined on|off   the quorum profiles with agreement.pipelined on or off (default: the product's default)
  * </pre>
@@ -118,6 +119,7 @@ public final class SimulationRunner {
         int registerClients = REGISTER_CLIENTS;
         boolean staleGets = false;
         boolean pipelined = DEFAULT_PIPELINED;
+        boolean perSeed = false;
         Long single = null;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : "";
@@ -129,14 +131,18 @@ public final class SimulationRunner {
                 case "--fault-ms" -> faultMillis = Long.parseLong(value);
                 case "--register-clients" -> registerClients = Integer.parseInt(value);
                 case "--pipelined" -> pipelined = onOrOff(value);
+                case "--per-seed" -> {
+                    perSeed = true;
+                    i--; // a flag without a value
+                }
                 case "--stale-gets" -> {
                     staleGets = true;
                     i--; // a flag without a value
                 }
                 default ->
                     throw new IllegalArgumentException("unknown argument '" + args[i]
-                            + "'; expected --profile, --seeds, --first, --seed, --fault-ms, --register-clients or"
-                            + " --stale-gets");
+                            + "'; expected --profile, --seeds, --first, --seed, --fault-ms, --register-clients,"
+                            + " --per-seed or --stale-gets");
             }
             i++;
         }
@@ -153,7 +159,7 @@ public final class SimulationRunner {
             replay(profile, single, settings);
             return;
         }
-        sweep(profile, first, count, settings);
+        sweep(profile, first, count, settings, perSeed);
     }
 
     private static boolean onOrOff(String value) {
@@ -174,7 +180,7 @@ public final class SimulationRunner {
         }
     }
 
-    private static void sweep(String profile, long first, long count, Simulation.Settings settings) {
+    private static void sweep(String profile, long first, long count, Simulation.Settings settings, boolean perSeed) {
         List<Long> failing = new ArrayList<>();
         long started = System.nanoTime();
         long events = 0;
@@ -186,6 +192,11 @@ public final class SimulationRunner {
                 events += outcome.events();
                 checked += outcome.checked();
                 abandoned += outcome.abandoned();
+                if (perSeed) {
+                    System.out.printf(
+                            "seed %d: %d operations checked, %d requests abandoned%n",
+                            seed, outcome.checked(), outcome.abandoned());
+                }
             } catch (SimulationFailure failure) {
                 failing.add(seed);
                 String firstLine = failure.getMessage().lines().findFirst().orElse("");
