@@ -74,7 +74,21 @@ final class Dispatcher {
     }
 
     void onTick(long now, long wallMillis) {
-        batcher.onTick(now, wallMillis).ifPresent(this::enqueue);
+        if (roomForPartialBatch()) {
+            batcher.onTick(now, wallMillis).ifPresent(this::enqueue);
+        }
+    }
+
+    /**
+     * Whether a batch that is not full may close now (decision 0037). Only while fewer batches are in flight than
+     * agreement works on at once plus the one executing meanwhile: more would not commit any sooner, since the
+     * verifiers agree on at most {@code agreementDepth} batches past their last commit. Until then the requests
+     * go on gathering into one batch instead of several small ones queued behind each other, each of which
+     * would pay the per-batch cost (in bft a signature, two signature checks and the agreement messages of
+     * every verifier). A full batch closes whenever it fills.
+     */
+    private boolean roomForPartialBatch() {
+        return waiting.isEmpty() && inFlight.size() < Math.min(config.pipelineDepth(), config.agreementDepth() + 1);
     }
 
     /** Batches up to {@code seq} committed: make room in the pipeline. */
@@ -107,7 +121,8 @@ final class Dispatcher {
             inFlight.put(batch.seq(), dispatched);
             send.accept(dispatched);
         }
-        if (inFlight.isEmpty() && wallMillis != Long.MIN_VALUE) {
+        if (wallMillis != Long.MIN_VALUE && roomForPartialBatch()) {
+            // A batch committed and made room: what gathered while the pipeline was full goes now.
             batcher.onIdle(wallMillis).ifPresent(this::enqueue);
         }
     }
