@@ -90,7 +90,7 @@ public final class ExecutionReplica {
     /** The last sign that the view makes progress: a commit, a token the verifiers agreed, or the view's start. */
     private long lastProgressAt;
 
-    private boolean everProgressed;
+    private long progressEvents;
     /** The time between two signs of progress (decision 0028): the suspicion timeout adapts to it. */
     private final LatencyEstimate progressGap;
 
@@ -100,8 +100,8 @@ public final class ExecutionReplica {
     private final LatencyEstimate commitLatency;
     /** When this replica sent the {@code Verify} of each executed batch not yet committed. */
     private final NavigableMap<Long, Long> verifiedAt = new TreeMap<>();
-    /** Clients told who the primary of this view is (at most once each per view). */
-    private final java.util.Set<Long> toldPrimary = new java.util.HashSet<>();
+    /** When each client was last told who the primary of this view is (at most once per retransmit period). */
+    private final Map<Long, Long> toldPrimary = new java.util.HashMap<>();
 
     private long transfers;
     private long rollbacks;
@@ -390,9 +390,9 @@ public final class ExecutionReplica {
         } else {
             int primary = config.executionPrimary(view);
             actions.send(primary, new ClientRequest(request));
-            if (!joining && from == request.clientId() && !isProcess(from) && toldPrimary.add(request.clientId())) {
-                // The client sent it here itself: tell it this view's primary, once per view, so that it need
-                // not time out at an old one (the request is forwarded all the same).
+            if (!joining && from == request.clientId() && !isProcess(from) && shouldRedirect(request.clientId())) {
+                // The client sent it here itself: tell it this view's primary, so that it need not time out at an
+                // old one (the request is forwarded all the same).
                 actions.send(from, new Redirect(request.clientId(), request.requestSeq(), primary));
             }
             String key = Dispatcher.key(request);
@@ -400,6 +400,22 @@ public final class ExecutionReplica {
                 waitingSince.put(key, now);
             }
         }
+    }
+
+    /**
+     * Whether to tell {@code client}, which sent a request here itself, who the primary is: again whenever it
+     * still does after a retransmit period. Once per view was not enough: a client whose attempt timed out moves
+     * on to the next replica, and a backup that had told it once already forwarded all its later requests for
+     * the rest of the view (each copy sent again every retransmit period until it committed, and answered
+     * again at the primary).
+     */
+    private boolean shouldRedirect(long client) {
+        Long last = toldPrimary.get(client);
+        if (last != null && now - last < retransmitNanos()) {
+            return false;
+        }
+        toldPrimary.put(client, now);
+        return true;
     }
 
     /**
@@ -418,21 +434,22 @@ public final class ExecutionReplica {
     /**
      * How long requests may wait without any progress of the view before this replica suspects the primary
      * (decision 0028): the estimate of the time between two signs of progress (mean plus four deviations, at
-     * least the configured view timeout) plus a random quarter of the configured timeout; before the first
-     * progress this replica sees, at least {@link ViewChangeDriver#STARTUP_GRACE} configured timeouts (the
-     * primary may still be warming up).
+     * least the configured view timeout) plus a random quarter of the configured timeout; until this replica has
+     * seen {@link ViewChangeDriver#WARM_UP_COMMITS} signs of progress, at least
+     * {@link ViewChangeDriver#STARTUP_GRACE} configured timeouts (the primary may still be warming up).
      */
     long suspicionTimeoutNanos() {
         long timeout = progressGap.timeoutNanos() + jitter;
-        return everProgressed ? timeout : Math.max(timeout, ViewChangeDriver.STARTUP_GRACE * config.viewTimeoutNanos());
+        return ViewChangeDriver.warmingUp(progressEvents)
+                ? Math.max(timeout, ViewChangeDriver.STARTUP_GRACE * config.viewTimeoutNanos())
+                : timeout;
     }
 
     /** The view made progress: a batch committed here, or the verifiers agreed a token of this view. */
     private void onViewProgress() {
-        if (everProgressed) {
+        if (progressEvents++ > 0) {
             progressGap.sample(now - lastProgressAt);
         }
-        everProgressed = true;
         lastProgressAt = now;
     }
 

@@ -149,7 +149,7 @@ class ExecutionReplicaTest {
     }
 
     @Test
-    void shouldTellAClientThePrimaryOncePerView() {
+    void shouldTellAClientThePrimaryOncePerRetransmitPeriodWhileItSendsHere() {
         ExecutionReplica backup = replica(1, false);
         backup.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
         backup.onMessage(100, new ClientRequest(request(100, 2)), MS, 5);
@@ -157,9 +157,19 @@ class ExecutionReplicaTest {
         assertThat(sentOf(Message.Redirect.class))
                 .as("once for client 100 in view 0; none for a request another replica forwarded")
                 .containsExactly(new Message.Redirect(100, 1, 0));
-        backup.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), 2 * MS, 5);
+        sent.clear();
+        backup.onMessage(100, new ClientRequest(request(100, 3)), 30 * MS, 5);
+        assertThat(sentOf(Message.Redirect.class))
+                .as("within the retransmit period (50 ms)")
+                .isEmpty();
+        backup.onMessage(100, new ClientRequest(request(100, 4)), 60 * MS, 5);
+        assertThat(sentOf(Message.Redirect.class))
+                .as("the client still sends here a period later (its attempt timed out and it moved on): again")
+                .containsExactly(new Message.Redirect(100, 4, 0));
+        sent.clear();
+        backup.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), 70 * MS, 5);
         assertThat(backup.view()).isEqualTo(1);
-        backup.onMessage(101, new ClientRequest(request(101, 2)), 3 * MS, 5);
+        backup.onMessage(101, new ClientRequest(request(101, 2)), 80 * MS, 5);
         assertThat(backup.isPrimary()).isTrue();
         ExecutionReplica other = replica(2, false);
         other.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), 2 * MS, 5);
