@@ -121,8 +121,7 @@ final class Dispatcher {
             inFlight.put(batch.seq(), dispatched);
             send.accept(dispatched);
         }
-        if (wallMillis != Long.MIN_VALUE && roomForPartialBatch()) {
-            // A batch committed and made room: what gathered while the pipeline was full goes now.
+        if (inFlight.isEmpty() && wallMillis != Long.MIN_VALUE) {
             batcher.onIdle(wallMillis).ifPresent(this::enqueue);
         }
     }
