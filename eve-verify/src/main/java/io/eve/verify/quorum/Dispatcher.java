@@ -80,15 +80,13 @@ final class Dispatcher {
     }
 
     /**
-     * Whether a batch that is not full may close now (decision 0037). Only while fewer batches are in flight than
-     * agreement works on at once plus the one executing meanwhile: more would not commit any sooner, since the
-     * verifiers agree on at most {@code agreementDepth} batches past their last commit. Until then the requests
-     * go on gathering into one batch instead of several small ones queued behind each other, each of which
-     * would pay the per-batch cost (in bft a signature, two signature checks and the agreement messages of
-     * every verifier). A full batch closes whenever it fills.
+     * Whether a batch that is not full may close now (decision 0037): only while the pipeline has room for it.
+     * While it is full the requests go on gathering into one batch, instead of several small ones queued behind
+     * each other, each of which would pay the per-batch cost (in bft a signature, two signature checks and the
+     * agreement messages of every verifier). A full batch closes whenever it fills.
      */
     private boolean roomForPartialBatch() {
-        return waiting.isEmpty() && inFlight.size() < Math.min(config.pipelineDepth(), config.agreementDepth() + 1);
+        return waiting.isEmpty() && inFlight.size() < config.pipelineDepth();
     }
 
     /** Batches up to {@code seq} committed: make room in the pipeline. */
