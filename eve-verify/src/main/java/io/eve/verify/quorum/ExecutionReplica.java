@@ -90,7 +90,7 @@ public final class ExecutionReplica {
     /** The last sign that the view makes progress: a commit, a token the verifiers agreed, or the view's start. */
     private long lastProgressAt;
 
-    private long progressEvents;
+    private boolean everProgressed;
     /** The time between two signs of progress (decision 0028): the suspicion timeout adapts to it. */
     private final LatencyEstimate progressGap;
 
@@ -434,22 +434,21 @@ public final class ExecutionReplica {
     /**
      * How long requests may wait without any progress of the view before this replica suspects the primary
      * (decision 0028): the estimate of the time between two signs of progress (mean plus four deviations, at
-     * least the configured view timeout) plus a random quarter of the configured timeout; until this replica has
-     * seen {@link ViewChangeDriver#WARM_UP_COMMITS} signs of progress, at least
-     * {@link ViewChangeDriver#STARTUP_GRACE} configured timeouts (the primary may still be warming up).
+     * least the configured view timeout) plus a random quarter of the configured timeout; before the first
+     * progress this replica sees, at least {@link ViewChangeDriver#STARTUP_GRACE} configured timeouts (the
+     * primary may still be warming up).
      */
     long suspicionTimeoutNanos() {
         long timeout = progressGap.timeoutNanos() + jitter;
-        return ViewChangeDriver.warmingUp(progressEvents)
-                ? Math.max(timeout, ViewChangeDriver.STARTUP_GRACE * config.viewTimeoutNanos())
-                : timeout;
+        return everProgressed ? timeout : Math.max(timeout, ViewChangeDriver.STARTUP_GRACE * config.viewTimeoutNanos());
     }
 
     /** The view made progress: a batch committed here, or the verifiers agreed a token of this view. */
     private void onViewProgress() {
-        if (progressEvents++ > 0) {
+        if (everProgressed) {
             progressGap.sample(now - lastProgressAt);
         }
+        everProgressed = true;
         lastProgressAt = now;
     }
 

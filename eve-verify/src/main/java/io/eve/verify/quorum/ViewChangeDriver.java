@@ -32,14 +32,8 @@ final class ViewChangeDriver {
     private static final int MAX_UNNECESSARY_DOUBLINGS = 1;
     /** Commits after which one such back-off is undone. */
     private static final int DECAY_COMMITS = 512;
-    /** Until it has seen {@link #WARM_UP_COMMITS} commits a verifier waits this many view timeouts at least. */
+    /** Until its first commit a verifier waits this many view timeouts: the cluster is still warming up. */
     static final int STARTUP_GRACE = 4;
-    /**
-     * Commits after which a process counts as warm (decision 0037). Before, the cluster is still starting: its
-     * JVMs compile the hot paths (in bft the Ed25519 code, for tens of seconds on a loaded machine), so a gap
-     * between commits says little about the primary, and the estimate has seen too few gaps to go by.
-     */
-    static final int WARM_UP_COMMITS = 1024;
 
     /** What the driver needs from the normal case of its verifier. */
     interface Host {
@@ -80,7 +74,7 @@ final class ViewChangeDriver {
 
     private final java.util.SplittableRandom random;
     private long jitter;
-    private long commits;
+    private boolean everCommitted;
     private final NavigableMap<Long, Map<Integer, Message>> viewChanges = new TreeMap<>();
     private final Map<Integer, Long> highestChangeSeen = new TreeMap<>();
     private NewView sentNewView;
@@ -161,20 +155,15 @@ final class ViewChangeDriver {
      * The view timeout (decision 0028): the estimate of how long agreement waits between commits (mean plus four
      * deviations, at least the configured {@code viewTimeoutNanos}), doubled per view change found unnecessary
      * (decaying back slowly), plus a random quarter of the configured timeout drawn per view, doubled per
-     * consecutive view change; until this verifier has seen {@link #WARM_UP_COMMITS} commits at least
-     * {@link #STARTUP_GRACE} times the configured timeout. At most 64 times the configured timeout in all.
+     * consecutive view change; before this verifier's first commit at least {@link #STARTUP_GRACE} times the
+     * configured timeout. At most 64 times the configured timeout in all.
      */
     long timeoutNanos() {
         long base = progress.timeoutNanos() + jitter;
-        if (warmingUp(commits)) {
+        if (!everCommitted) {
             base = Math.max(base, STARTUP_GRACE * config.viewTimeoutNanos());
         }
         return Math.min(progress.ceilingNanos(), base << doublings);
-    }
-
-    /** Whether a process that has seen {@code commits} commits (or signs of progress) is still warming up. */
-    static boolean warmingUp(long commits) {
-        return commits < WARM_UP_COMMITS;
     }
 
     /**
@@ -193,7 +182,7 @@ final class ViewChangeDriver {
      */
     void onProgress(long waitedNanos) {
         doublings = 0;
-        commits++;
+        everCommitted = true;
         progress.sample(waitedNanos);
         progress.onProgress();
     }

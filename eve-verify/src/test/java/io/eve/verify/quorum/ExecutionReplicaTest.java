@@ -195,6 +195,29 @@ class ExecutionReplicaTest {
                 .contains(new Forwarded(1, 3).sent(), new Forwarded(1, 4).sent());
     }
 
+    @Test
+    void shouldGatherRequestsIntoOneBatchWhileThePipelineIsFull() {
+        ExecutionReplica primary = new ExecutionReplica(
+                QuorumConfig.crash(new int[] {0, 1, 2}, 0).withBatching(1, 64, MS), new Recording(), false, () -> 7L);
+        primary.start(0);
+        primary.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
+        Batch first = sentOf(ExecuteBatch.class).get(0).batch();
+        // The pipeline (depth 1) is full: requests 2 and 3 wait out the delay (1 ms) and more, across two ticks.
+        primary.onMessage(100, new ClientRequest(request(100, 2)), 2 * MS, 5);
+        primary.onTick(5 * MS, 5);
+        primary.onMessage(100, new ClientRequest(request(100, 3)), 6 * MS, 5);
+        primary.onTick(10 * MS, 5);
+        sent.clear();
+        Token token = VerifierTest.token(1, 1, null);
+        primary.onExecuted(0, executed(first, token), 5);
+        primary.onMessage(1, new VerifyResponse(0, token, false), 11 * MS, 5);
+        assertThat(primary.committed()).isEqualTo(1);
+        assertThat(sentOf(ExecuteBatch.class))
+                .as("one batch of both waiting requests, not one per tick queued behind the full pipeline")
+                .extracting(execute -> execute.batch().requests().size())
+                .containsOnly(2);
+    }
+
     /** A request forwarded to {@code primary}. */
     record Forwarded(int primary, long seq) {
         VerifierTest.Sent sent() {
