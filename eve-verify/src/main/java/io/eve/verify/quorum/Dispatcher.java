@@ -74,7 +74,19 @@ final class Dispatcher {
     }
 
     void onTick(long now, long wallMillis) {
-        batcher.onTick(now, wallMillis).ifPresent(this::enqueue);
+        if (roomForPartialBatch()) {
+            batcher.onTick(now, wallMillis).ifPresent(this::enqueue);
+        }
+    }
+
+    /**
+     * Whether a batch that is not full may close now (decision 0037): only while the pipeline has room for it.
+     * While it is full the requests go on gathering into one batch, instead of several small ones queued behind
+     * each other, each of which would pay the per-batch cost (in bft a signature, two signature checks and the
+     * agreement messages of every verifier). A full batch closes whenever it fills.
+     */
+    private boolean roomForPartialBatch() {
+        return waiting.isEmpty() && inFlight.size() < config.pipelineDepth();
     }
 
     /** Batches up to {@code seq} committed: make room in the pipeline. */
@@ -94,10 +106,7 @@ final class Dispatcher {
      * room, close the batch being filled, so that it can start while {@code seq} ends.
      */
     void onStageDraining(long seq, long wallMillis) {
-        if (waiting.isEmpty()
-                && !inFlight.isEmpty()
-                && inFlight.lastKey() == seq
-                && inFlight.size() < config.pipelineDepth()) {
+        if (roomForPartialBatch() && !inFlight.isEmpty() && inFlight.lastKey() == seq) {
             batcher.onIdle(wallMillis).ifPresent(this::enqueue);
         }
     }

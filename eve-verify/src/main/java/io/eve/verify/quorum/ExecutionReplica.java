@@ -102,8 +102,8 @@ public final class ExecutionReplica {
     private final LatencyEstimate commitLatency;
     /** When this replica sent the {@code Verify} of each executed batch not yet committed. */
     private final NavigableMap<Long, Long> verifiedAt = new TreeMap<>();
-    /** Clients told who the primary of this view is (at most once each per view). */
-    private final java.util.Set<Long> toldPrimary = new java.util.HashSet<>();
+    /** When each client was last told who the primary of this view is (at most once per retransmit period). */
+    private final Map<Long, Long> toldPrimary = new java.util.HashMap<>();
 
     private long transfers;
     private long rollbacks;
@@ -470,9 +470,9 @@ public final class ExecutionReplica {
         } else {
             int primary = config.executionPrimary(view);
             actions.send(primary, new ClientRequest(request));
-            if (!joining && from == request.clientId() && !isProcess(from) && toldPrimary.add(request.clientId())) {
-                // The client sent it here itself: tell it this view's primary, once per view, so that it need
-                // not time out at an old one (the request is forwarded all the same).
+            if (!joining && from == request.clientId() && !isProcess(from) && shouldRedirect(request.clientId())) {
+                // The client sent it here itself: tell it this view's primary, so that it need not time out at an
+                // old one (the request is forwarded all the same).
                 actions.send(from, new Redirect(request.clientId(), request.requestSeq(), primary));
             }
             String key = Dispatcher.key(request);
@@ -480,6 +480,22 @@ public final class ExecutionReplica {
                 waitingSince.put(key, now);
             }
         }
+    }
+
+    /**
+     * Whether to tell {@code client}, which sent a request here itself, who the primary is: again whenever it
+     * still does after a retransmit period. Once per view was not enough: a client whose attempt timed out moves
+     * on to the next replica, and a backup that had told it once already forwarded all its later requests for
+     * the rest of the view (each copy sent again every retransmit period until it committed, and answered
+     * again at the primary).
+     */
+    private boolean shouldRedirect(long client) {
+        Long last = toldPrimary.get(client);
+        if (last != null && now - last < retransmitNanos()) {
+            return false;
+        }
+        toldPrimary.put(client, now);
+        return true;
     }
 
     /**

@@ -229,7 +229,7 @@ class ExecutionReplicaTest {
     }
 
     @Test
-    void shouldTellAClientThePrimaryOncePerView() {
+    void shouldTellAClientThePrimaryOncePerRetransmitPeriodWhileItSendsHere() {
         ExecutionReplica backup = replica(1, false);
         backup.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
         backup.onMessage(100, new ClientRequest(request(100, 2)), MS, 5);
@@ -237,9 +237,19 @@ class ExecutionReplicaTest {
         assertThat(sentOf(Message.Redirect.class))
                 .as("once for client 100 in view 0; none for a request another replica forwarded")
                 .containsExactly(new Message.Redirect(100, 1, 0));
-        backup.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), 2 * MS, 5);
+        sent.clear();
+        backup.onMessage(100, new ClientRequest(request(100, 3)), 30 * MS, 5);
+        assertThat(sentOf(Message.Redirect.class))
+                .as("within the retransmit period (50 ms)")
+                .isEmpty();
+        backup.onMessage(100, new ClientRequest(request(100, 4)), 60 * MS, 5);
+        assertThat(sentOf(Message.Redirect.class))
+                .as("the client still sends here a period later (its attempt timed out and it moved on): again")
+                .containsExactly(new Message.Redirect(100, 4, 0));
+        sent.clear();
+        backup.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), 70 * MS, 5);
         assertThat(backup.view()).isEqualTo(1);
-        backup.onMessage(101, new ClientRequest(request(101, 2)), 3 * MS, 5);
+        backup.onMessage(101, new ClientRequest(request(101, 2)), 80 * MS, 5);
         assertThat(backup.isPrimary()).isTrue();
         ExecutionReplica other = replica(2, false);
         other.onMessage(2, new VerifyResponse(1, ViewChanges.ORIGIN, true), 2 * MS, 5);
@@ -263,6 +273,29 @@ class ExecutionReplicaTest {
         assertThat(sent)
                 .as("requests 3 and 4 waited for room in the pipeline: they go to primary 1 of view 1")
                 .contains(new Forwarded(1, 3).sent(), new Forwarded(1, 4).sent());
+    }
+
+    @Test
+    void shouldGatherRequestsIntoOneBatchWhileThePipelineIsFull() {
+        ExecutionReplica primary = new ExecutionReplica(
+                QuorumConfig.crash(new int[] {0, 1, 2}, 0).withBatching(1, 64, MS), new Recording(), false, () -> 7L);
+        primary.start(0);
+        primary.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
+        Batch first = sentOf(ExecuteBatch.class).get(0).batch();
+        // The pipeline (depth 1) is full: requests 2 and 3 wait out the delay (1 ms) and more, across two ticks.
+        primary.onMessage(100, new ClientRequest(request(100, 2)), 2 * MS, 5);
+        primary.onTick(5 * MS, 5);
+        primary.onMessage(100, new ClientRequest(request(100, 3)), 6 * MS, 5);
+        primary.onTick(10 * MS, 5);
+        sent.clear();
+        Token token = VerifierTest.token(1, 1, null);
+        primary.onExecuted(0, executed(first, token), 5);
+        primary.onMessage(1, new VerifyResponse(0, token, false), 11 * MS, 5);
+        assertThat(primary.committed()).isEqualTo(1);
+        assertThat(sentOf(ExecuteBatch.class))
+                .as("one batch of both waiting requests, not one per tick queued behind the full pipeline")
+                .extracting(execute -> execute.batch().requests().size())
+                .containsOnly(2);
     }
 
     /** A request forwarded to {@code primary}. */
