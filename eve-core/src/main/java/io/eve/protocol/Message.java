@@ -207,7 +207,8 @@ public sealed interface Message {
 
     /**
      * A verifier leaves its view for {@code newView}, reporting its best certificate: {@code nV - u}
-     * {@link Prepare} or {@link CommitVote} messages (possibly inside {@link Authenticated} envelopes) for
+     * {@link Prepare} or {@link CommitVote} messages (plain, or inside {@link Authenticated} or {@link Signed}
+     * envelopes) for
      * {@code certificate} in {@code certificateView}. No certificate: view -1, a token of batch 0, no
      * evidence.
      */
@@ -252,8 +253,9 @@ public sealed interface Message {
     /**
      * {@code verifier}'s answer to a {@link JoinQuery}: its view, whether it is leaving it, and the batch it
      * committed last with the proof: {@code nV - u} {@link CommitVote} messages for {@code committed} in
-     * {@code certificateView} (possibly inside {@link Authenticated} envelopes). Nothing committed in its
-     * view: certificate view -1, a token of batch 0, no evidence.
+     * {@code certificateView}: plain in the crash profile, each inside a {@link Signed} envelope in bft
+     * (docs/quorum.md, "Signed evidence", decision 0036: a proof a third party checks is signed, never only
+     * MAC'd). Nothing committed in its view: certificate view -1, a token of batch 0, no evidence.
      */
     record JoinState(
             int verifier,
