@@ -32,6 +32,9 @@ public interface ExecutionActions extends Outbox {
      */
     void replyFromState(long clientId, long requestSeq);
 
-    /** Sends a committed reply to its client. */
+    /** Sends the reply of a request that just committed to its client (once per request). */
     void release(Reply reply);
+
+    /** Sends a committed reply again, to a client that retried its request. */
+    void resend(Reply reply);
 }

@@ -448,11 +448,22 @@ public final class ExecutionReplica {
     // ---- clients -------------------------------------------------------------------------------
 
     private void onClientRequest(int from, Request request) {
+        if (committedReplies.answered(request)) {
+            // The client holds its reply (a committed request of its own said so): a late copy, often a forward
+            // sent again before its sender saw the request commit. Ordered again, it would only be refused.
+            LOG.debug(
+                    "{}: dropping request {}:{} from {}: its client acknowledged it",
+                    name,
+                    request.clientId(),
+                    request.requestSeq(),
+                    from);
+            return;
+        }
         Reply done = committedReplies.find(request);
         if (done != null) {
-            // Through release, not straight to the client: with durable storage a committed reply waits until
+            // Through the host, not straight to the client: with durable storage a committed reply waits until
             // its batch is on disk, and a retry must not overtake that.
-            actions.release(done);
+            actions.resend(done);
             return;
         }
         // A client's requests may be in flight together: an older number than one already answered may still
@@ -721,6 +732,7 @@ public final class ExecutionReplica {
 
     private void commitUpTo(Token token) {
         long seq = token.seq();
+        boolean acknowledged = false;
         for (Executed done : executed.headMap(seq, true).values()) {
             for (Reply reply : done.replies()) {
                 committedReplies.add(reply);
@@ -730,6 +742,20 @@ public final class ExecutionReplica {
                 }
                 actions.release(reply);
             }
+            for (Request request : done.batch().requests()) {
+                acknowledged |= committedReplies.acknowledge(request);
+            }
+        }
+        if (acknowledged && !forwarded.isEmpty()) {
+            // A forward whose client has been answered (it committed in a batch this replica did not execute,
+            // or this replica took the copy in after its commit) would otherwise be sent again forever.
+            forwarded.values().removeIf(request -> {
+                if (committedReplies.answered(request)) {
+                    waitingSince.remove(Dispatcher.key(request));
+                    return true;
+                }
+                return false;
+            });
         }
         Long sentAt = verifiedAt.get(seq);
         if (sentAt != null) {
@@ -950,6 +976,8 @@ public final class ExecutionReplica {
         }
         if (isPrimary()) {
             orphans.addAll(undispatched);
+            // A request already committed (a copy that reached a batch twice) would only be refused again.
+            orphans.removeIf(request -> committedReplies.answered(request) || committedReplies.find(request) != null);
             dispatcher.lead(seq, orphans, now, wall);
         } else if (wasPrimary) {
             // Requests this replica took in as primary but never put in a batch go to the new primary at once

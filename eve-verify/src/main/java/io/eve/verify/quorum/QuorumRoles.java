@@ -346,5 +346,10 @@ public final class QuorumRoles implements HostedRoles {
         public void release(Reply reply) {
             host.release(reply);
         }
+
+        @Override
+        public void resend(Reply reply) {
+            host.resend(reply);
+        }
     }
 }

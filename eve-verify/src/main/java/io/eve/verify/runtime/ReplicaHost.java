@@ -41,8 +41,14 @@ public interface ReplicaHost {
     /** Batch {@code seq} is committed: the stage may forget the versions before it. */
     void markStable(long seq);
 
-    /** Sends a committed reply to its client. */
+    /** Sends the reply of a request that just committed to its client (counted once per request). */
     void release(Reply reply);
+
+    /**
+     * Sends a committed reply again, to a client that retried its request: like {@link #release}, after its
+     * batch is durable, but counted apart.
+     */
+    void resend(Reply reply);
 
     /**
      * Installs a state transfer on the stage thread, checked against {@code expected}; {@code onApplied}

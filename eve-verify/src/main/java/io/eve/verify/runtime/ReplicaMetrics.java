@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ReplicaMetrics {
     private final Counter batchesCommitted;
     private final Counter repliesReleased;
+    private final Counter repliesResent;
     private final Counter errorReplies;
     private final Counter rollbacks;
     private final Counter transfers;
@@ -43,6 +44,7 @@ public final class ReplicaMetrics {
                 Counter.builder("eve.batches.committed").tag("node", id).register(registry);
         repliesReleased =
                 Counter.builder("eve.replies.released").tag("node", id).register(registry);
+        repliesResent = Counter.builder("eve.replies.resent").tag("node", id).register(registry);
         errorReplies = Counter.builder("eve.replies.errors").tag("node", id).register(registry);
         rollbacks = Counter.builder("eve.rollbacks").tag("node", id).register(registry);
         transfers = Counter.builder("eve.transfers.installed").tag("node", id).register(registry);
@@ -81,11 +83,17 @@ public final class ReplicaMetrics {
         execution.record(nanos, TimeUnit.NANOSECONDS);
     }
 
+    /** A committed reply sent again, to a client that retried its request. */
+    public void resent() {
+        repliesResent.increment();
+    }
+
     public void committed(long seq) {
         batchesCommitted.increment();
         lastCommitted.set(seq);
     }
 
+    /** The reply of a request that committed here, released once per request. */
     public void released(Reply reply) {
         repliesReleased.increment();
         if (reply.error()) {
@@ -140,8 +148,14 @@ public final class ReplicaMetrics {
         return (long) batchesCommitted.count();
     }
 
+    /** Replies of requests committed here, one per request (a retry answered again counts in {@link #repliesResent}). */
     public long repliesReleased() {
         return (long) repliesReleased.count();
+    }
+
+    /** Committed replies sent again to clients that retried their requests. */
+    public long repliesResent() {
+        return (long) repliesResent.count();
     }
 
     /** State transfers installed so far. */

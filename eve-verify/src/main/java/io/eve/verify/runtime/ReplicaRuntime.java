@@ -754,6 +754,16 @@ public final class ReplicaRuntime implements Replica {
         @Override
         public void release(Reply reply) {
             metrics.released(reply);
+            deliver(reply);
+        }
+
+        @Override
+        public void resend(Reply reply) {
+            metrics.resent();
+            deliver(reply);
+        }
+
+        private void deliver(Reply reply) {
             if (held == null) {
                 sendReply(reply);
             } else {

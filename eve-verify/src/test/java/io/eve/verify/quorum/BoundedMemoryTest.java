@@ -141,6 +141,9 @@ class BoundedMemoryTest {
 
                     @Override
                     public void release(io.eve.Reply reply) {}
+
+                    @Override
+                    public void resend(io.eve.Reply reply) {}
                 },
                 false,
                 null,

@@ -28,6 +28,7 @@ class ExecutionReplicaTest {
     final List<String> stage = new ArrayList<>();
     final List<VerifierTest.Sent> sent = new ArrayList<>();
     final List<Reply> released = new ArrayList<>();
+    final List<Reply> resent = new ArrayList<>();
 
     final class Recording implements ExecutionActions {
         @Override
@@ -66,6 +67,11 @@ class ExecutionReplicaTest {
         @Override
         public void release(Reply reply) {
             released.add(reply);
+        }
+
+        @Override
+        public void resend(Reply reply) {
+            resent.add(reply);
         }
     }
 
@@ -415,6 +421,100 @@ class ExecutionReplicaTest {
                 .as("the new primary batches the rolled-back request again, sequentially")
                 .allMatch(b ->
                         b.view() == 1 && b.sequential() && b.batch().requests().equals(second.requests()));
+    }
+
+    /**
+     * TpcwBenchmarkIT under load (the CI failure of stop 31): a late copy of a request whose client has been
+     * answered, forwarded again by a replica that had not yet seen it commit, was ordered a second time and
+     * only refused by the reply cache. While the reply is remembered the copy is answered again; once a
+     * committed request of the same client says it holds the reply, the copy is dropped. Neither is ordered.
+     */
+    @Test
+    void shouldNeverOrderAgainACopyOfARequestThatCommitted() {
+        ExecutionReplica primary = replica(0, false);
+        primary.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
+        Batch first = sentOf(ExecuteBatch.class).get(0).batch();
+        Token one = VerifierTest.token(1, 1, null);
+        primary.onExecuted(0, executed(first, one), 5);
+        primary.onMessage(1, new VerifyResponse(0, one, false), 2 * MS, 5);
+        assertThat(released).extracting(Reply::requestSeq).containsExactly(1L);
+
+        // The client's next request says it holds reply 1; it is batched but not yet committed.
+        Request next = new Request(100, 2, 2, "add".getBytes(StandardCharsets.UTF_8));
+        primary.onMessage(100, new ClientRequest(next), 3 * MS, 5);
+        Batch second = sentOf(ExecuteBatch.class).get(2).batch();
+        assertThat(second.requests()).containsExactly(next);
+        sent.clear();
+        primary.onMessage(1, new ClientRequest(request(100, 1)), 4 * MS, 5);
+        assertThat(sentOf(ExecuteBatch.class))
+                .as("a copy of committed request 1 is not ordered")
+                .isEmpty();
+        assertThat(resent).extracting(Reply::requestSeq).containsExactly(1L);
+
+        Token two = VerifierTest.token(2, 2, one);
+        primary.onExecuted(0, executed(second, two), 5);
+        primary.onMessage(1, new VerifyResponse(0, two, false), 5 * MS, 5);
+        assertThat(released).extracting(Reply::requestSeq).containsExactly(1L, 2L);
+        sent.clear();
+        resent.clear();
+        primary.onMessage(2, new ClientRequest(request(100, 1)), 6 * MS, 5);
+        primary.onTick(20 * MS, 5);
+        assertThat(sentOf(ExecuteBatch.class))
+                .as("below the client's acknowledged mark: dropped")
+                .isEmpty();
+        assertThat(resent).isEmpty();
+        assertThat(released).hasSize(2);
+    }
+
+    /**
+     * A backup forwarded request 100:1, then caught up past its batch by a state transfer, so it never sees
+     * that request commit: the client's next committed request (which says it holds reply 1) ends the forward.
+     */
+    @Test
+    void shouldStopForwardingARequestOnceItsClientSaysItWasAnswered() {
+        ExecutionReplica backup = replica(1, false);
+        backup.onMessage(100, new ClientRequest(request(100, 1)), MS, 5);
+        assertThat(sent).contains(new Forwarded(0, 1).sent());
+        Token one = VerifierTest.token(1, 1, null);
+        backup.onMessage(0, new VerifyResponse(0, one, false), 2 * MS, 5);
+        backup.onTick(1_000 * MS, 5); // batch 1 never came: past the grace, it asks for the state
+        assertThat(sentOf(StateRequest.class)).isNotEmpty();
+        backup.onApplied(new ChainTransfer(List.of(one), new io.eve.merkle.StateDelta(0, 1, new byte[0])), true, "");
+        assertThat(backup.committed()).isEqualTo(1);
+
+        Request next = new Request(100, 2, 2, "add".getBytes(StandardCharsets.UTF_8));
+        Batch second = new Batch(2, 5, 7, List.of(next));
+        backup.onMessage(0, new ExecuteBatch(0, 0, second, false), 1_001 * MS, 5);
+        Token two = VerifierTest.token(2, 2, one);
+        backup.onExecuted(1, executed(second, two), 5); // the transfer began epoch 1
+        backup.onMessage(0, new VerifyResponse(0, two, false), 1_002 * MS, 5);
+        assertThat(backup.committed()).isEqualTo(2);
+        sent.clear();
+        backup.onTick(2_000 * MS, 5);
+        assertThat(sentOf(ClientRequest.class)).as("nothing left to forward").isEmpty();
+    }
+
+    @Test
+    void shouldNotLeadAgainARolledBackCopyOfARequestThatCommitted() {
+        ExecutionReplica replica = replica(1, false);
+        Request next = new Request(100, 2, 2, "add".getBytes(StandardCharsets.UTF_8));
+        Batch first = new Batch(1, 5, 7, List.of(request(100, 1)));
+        Batch second = new Batch(2, 5, 7, List.of(next));
+        Batch third = new Batch(3, 5, 7, List.of(request(100, 1), request(101, 1)));
+        replica.onMessage(0, new ExecuteBatch(0, 0, first, false), MS, 5);
+        replica.onMessage(0, new ExecuteBatch(0, 0, second, false), MS, 5);
+        replica.onMessage(0, new ExecuteBatch(0, 0, third, false), MS, 5);
+        Token one = VerifierTest.token(1, 1, null);
+        Token two = VerifierTest.token(2, 2, one);
+        replica.onExecuted(0, executed(first, one), 5);
+        replica.onExecuted(0, executed(second, two), 5);
+        replica.onExecuted(0, executed(third, VerifierTest.token(3, 3, two)), 5);
+        replica.onMessage(2, new VerifyResponse(1, two, true), 2 * MS, 5);
+        assertThat(replica.isPrimary()).isTrue();
+        assertThat(sentOf(ExecuteBatch.class))
+                .as("batch 3 is led again without the copy of request 100:1, which committed in batch 1")
+                .extracting(execute -> execute.batch().requests())
+                .containsOnly(List.of(request(101, 1)));
     }
 
     @Test
