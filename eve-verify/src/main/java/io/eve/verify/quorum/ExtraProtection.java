@@ -1,6 +1,7 @@
 package io.eve.verify.quorum;
 
 import io.eve.execution.Token;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -21,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * twice as many clean batches as the time before (at most 64 times {@code k}), until a probe matches again,
  * so that a replica that is slow rather than buggy costs a view change ever more rarely. For the same
  * reason each view entered in the mode doubles the wait, up to half the view timeout, until the mode ends;
- * the wait is also at least an estimate of how late the last token comes (decision 0028).
+ * the wait is also at least an estimate of how late the last token comes (decision 0028). A batch whose
+ * missing tokens belong to replicas still catching up (each sent a newer token within the wait) waits on,
+ * up to the probe's wait, instead of rolling back (docs/quorum.md, rule 6).
  *
  * <p>It only ever withholds this verifier's {@code Prepare} or starts a view change, both of which a slow
  * verifier may do anyway: safety never depends on it. Not thread-safe: the verifier's protocol thread calls it.
@@ -45,9 +48,13 @@ final class ExtraProtection {
     private final LatencyEstimate lastTokenLag;
 
     private final int replicas;
+    private final int[] executionReplicas;
     private final int quorum;
     private final String name;
     private final NavigableMap<Long, Batch> batches = new TreeMap<>();
+    /** Per execution replica, in the current view: the highest batch it sent a token for, and when. */
+    private final Map<Integer, long[]> progress = new HashMap<>();
+
     private boolean active;
     private boolean waiting;
     private int cleanRun;
@@ -72,6 +79,7 @@ final class ExtraProtection {
         this.lastTokenLag =
                 new LatencyEstimate(settings.waitNanos(), Math.max(settings.waitNanos(), probeWaitNanos), 0, 1);
         this.replicas = config.executionCount();
+        this.executionReplicas = config.executionReplicas();
         this.quorum = config.verifyQuorum();
         this.name = "verifier " + config.self();
     }
@@ -103,6 +111,11 @@ final class ExtraProtection {
             return;
         }
         long seq = token.seq();
+        long[] heard = progress.computeIfAbsent(replica, r -> new long[] {-1, now});
+        if (seq > heard[0]) {
+            heard[0] = seq;
+            heard[1] = now;
+        }
         if (!batches.isEmpty() && seq < batches.firstKey() && batches.size() >= KEPT_BATCHES) {
             return;
         }
@@ -154,6 +167,9 @@ final class ExtraProtection {
         }
         boolean probing = seq == probe;
         Boolean clean = outcome(batch, now, probing ? Math.max(waitNanos(), probeWaitNanos) : waitNanos());
+        if (clean != null && !clean && !mismatched(batch) && missingAreCatchingUp(batch, now)) {
+            clean = null;
+        }
         if (clean == null) {
             waiting = true;
             return Verdict.WAIT;
@@ -199,6 +215,7 @@ final class ExtraProtection {
      */
     void onViewEntered(long startSeq) {
         batches.clear();
+        progress.clear();
         waiting = false;
         probe = active ? startSeq + 1 : -1;
         if (active) {
@@ -250,6 +267,32 @@ final class ExtraProtection {
     long waitNanos() {
         long doubled = settings.waitNanos() << slowness;
         return Math.max(settings.waitNanos(), Math.min(probeWaitNanos, Math.max(doubled, lastTokenLag.timeoutNanos())));
+    }
+
+    /**
+     * Whether every replica whose token is missing is still catching up: within the wait, it sent a token for a
+     * batch later than any before (it is behind, executing the batches before this one, not stopped), and the
+     * batch has waited less than the probe's wait (half the view timeout). Such a token is late, not wrong:
+     * rolling back for it would cost a view change and teach nothing, and under load (a loaded machine, a
+     * collector pause) it made the crash profile change view every few hundred batches (issue 24). A replica
+     * that stopped sending newer tokens, or one that keeps this batch waiting past the probe's wait, still
+     * causes the rollback; a token that differs always does.
+     */
+    private boolean missingAreCatchingUp(Batch batch, long now) {
+        if (now - batch.quorumAt > probeWaitNanos) {
+            return false;
+        }
+        long recent = waitNanos();
+        for (int replica : executionReplicas) {
+            if (batch.tokens.containsKey(replica)) {
+                continue;
+            }
+            long[] heard = progress.get(replica);
+            if (heard == null || now - heard[1] > recent) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean mismatched(Batch batch) {

@@ -133,6 +133,49 @@ class ExtraProtectionTest {
         assertThat(verifier.viewChangesStarted()).isZero();
     }
 
+    /**
+     * Issue 24: under load one replica runs a few batches behind. Its token for batch K + 2 comes after the wait,
+     * but it sent its token for K + 1 within it: it is catching up, not stopped, so the batch waits for it
+     * instead of a rollback (which cost the crash profile a view change every few hundred batches).
+     */
+    @Test
+    void shouldWaitForTheLastTokenOfAReplicaThatIsCatchingUp() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
+        Token first = token(K + 1, 7, last);
+        Token second = token(K + 2, 8, first);
+        verify(verifier, 0, first, 0, 1);
+        verify(verifier, 0, second, 0, 1);
+        now += WAIT / 2;
+        verifier.onTick(now);
+        verify(verifier, 0, first, 2);
+        assertThat(prepared(first)).isTrue();
+        agree(verifier, 0, first);
+        now += WAIT / 2 + 2 * MS; // second's quorum came more than the wait ago; replica 2's last token, less
+        verifier.onTick(now);
+        assertThat(verifier.viewChangesStarted())
+                .as("replica 2 sent a newer token within the wait")
+                .isZero();
+        assertThat(prepared(second)).isFalse();
+        verify(verifier, 0, second, 2);
+        assertThat(prepared(second)).isTrue();
+        assertThat(verifier.extraProtectionRollbacks()).isZero();
+        assertThat(verifier.extraProtection()).isTrue();
+    }
+
+    /** A replica that sends nothing newer within the wait is not catching up: the batch rolls back as before. */
+    @Test
+    void shouldStillRollBackWhenTheReplicaWithTheMissingTokenStoppedSendingNewerOnes() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
+        Token first = token(K + 1, 7, last);
+        verify(verifier, 0, first, 0, 1);
+        now += WAIT + MS;
+        verifier.onTick(now);
+        assertThat(verifier.extraProtectionRollbacks()).isEqualTo(1);
+        assertThat(prepared(first)).isFalse();
+    }
+
     @Test
     void shouldOrderARollbackWhenTwoTokensMatchAndOneDiffers() {
         Verifier verifier = verifier();
