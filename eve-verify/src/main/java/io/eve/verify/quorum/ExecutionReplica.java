@@ -480,7 +480,11 @@ public final class ExecutionReplica {
             }
         } else {
             int primary = config.executionPrimary(view);
-            actions.send(primary, new ClientRequest(request));
+            if (!isProcess(from)) {
+                // A copy another replica forwarded waits for the next retransmission instead: two replicas that
+                // each take the other for the primary (in different views) would pass it back and forth at once.
+                actions.send(primary, new ClientRequest(request));
+            }
             if (!joining && from == request.clientId() && !isProcess(from) && shouldRedirect(request.clientId())) {
                 // The client sent it here itself: tell it this view's primary, so that it need not time out at an
                 // old one (the request is forwarded all the same).

@@ -234,6 +234,23 @@ class ExecutionReplicaTest {
                         new VerifierTest.Sent(100, new Message.Redirect(100, 1, 0)));
     }
 
+    /**
+     * The simulator's {@code bft-forge-joiners} seed 39: replicas 0 and 1, in different views, each took the
+     * other for the primary and passed a forwarded request back and forth at once, millions of times.
+     */
+    @Test
+    void shouldSendACopyAnotherReplicaForwardedOnlyWithItsRetransmissions() {
+        ExecutionReplica backup = replica(1, false);
+        backup.onMessage(2, new ClientRequest(request(100, 1)), MS, 5);
+        assertThat(sentOf(ClientRequest.class))
+                .as("not straight on: the sender may take this replica for the primary")
+                .isEmpty();
+        backup.onTick(60 * MS, 5);
+        assertThat(sent)
+                .as("a retransmit period (50 ms) later it goes to the primary of this replica's view")
+                .contains(new Forwarded(0, 1).sent());
+    }
+
     @Test
     void shouldTellAClientThePrimaryOncePerRetransmitPeriodWhileItSendsHere() {
         ExecutionReplica backup = replica(1, false);
