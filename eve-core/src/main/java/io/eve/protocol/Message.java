@@ -255,7 +255,14 @@ public sealed interface Message {
      * committed last with the proof: {@code nV - u} {@link CommitVote} messages for {@code committed} in
      * {@code certificateView}: plain in the crash profile, each inside a {@link Signed} envelope in bft
      * (docs/quorum.md, "Signed evidence", decision 0036: a proof a third party checks is signed, never only
-     * MAC'd). Nothing committed in its view: certificate view -1, a token of batch 0, no evidence.
+     * MAC'd). Nothing committed in its view: certificate view -1, a token of batch 0, no evidence. While it
+     * is {@code changing}, {@code view} is the view it is leaving for, not the one it left.
+     *
+     * <p>A joiner sends the same type to say what it did (docs/quorum.md, "Rejoining" and "Counting again
+     * without a rejoin"): with its own nonce, {@code changing} false and a commit proof, the view and batch it
+     * adopted; {@code changing} true and certificate view -2, that it restarted from its memory and adopted
+     * nothing; {@code changing} false and certificate view -2, that this incarnation took part and will take
+     * part in no view below {@code view}.
      */
     record JoinState(
             int verifier,

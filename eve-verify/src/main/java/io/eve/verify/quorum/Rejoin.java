@@ -25,6 +25,8 @@ final class Rejoin {
     private final ViewChanges rules;
     private final long nonce;
     private final Map<Integer, JoinState> answers = new TreeMap<>();
+    /** Per verifier that answered: the view it had reached at its first answer to this incarnation. */
+    private final Map<Integer, Long> firstReached = new TreeMap<>();
 
     Rejoin(QuorumConfig config, ViewChanges rules, long nonce) {
         this.config = config;
@@ -42,7 +44,27 @@ final class Rejoin {
             return false;
         }
         answers.put(from, state);
+        firstReached.putIfAbsent(from, state.view());
         return true;
+    }
+
+    /**
+     * A view at least as high as every view this verifier's earlier lives entered (docs/quorum.md, "Counting
+     * again without a rejoin"), or {@link Long#MAX_VALUE} until {@code nV - u} other verifiers answered: the
+     * {@code (nV - u)}-th lowest of the views they had reached at their first answers. Entering a view needs a
+     * {@code NewView} on {@code nV - u} view changes for it, so every {@code nV - u} answerers include {@code r +
+     * 1} of their senders, one of them correct, which had reached that view before the restart.
+     */
+    long earlierViewsBound() {
+        int quorum = config.agreementQuorum();
+        if (firstReached.size() < quorum) {
+            return Long.MAX_VALUE;
+        }
+        return firstReached.values().stream()
+                .sorted()
+                .skip(quorum - 1)
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The view and batch to adopt if the answers allow it now, or null. */

@@ -94,6 +94,13 @@ public final class Verifier {
      * answered, so that its view changes count there (docs/quorum.md, "Rejoining", rule F).
      */
     private JoinState adoptedNothing;
+    /**
+     * After a restart without its memory, once it reported from the others' view changes or entered a view by a
+     * {@code NewView}: that it takes part in no view below one, told to the others ("Counting again").
+     */
+    private JoinState noPartBelow;
+    /** The view it entered by a {@code NewView} after such a restart, or -1 (rule R for that case). */
+    private long freshView = -1;
 
     private long startedAt;
     private long lastProgress;
@@ -319,6 +326,10 @@ public final class Verifier {
             if (views.recovering() && rejoin != null && now - lastRetransmit >= config.retransmitNanos()) {
                 lastRetransmit = now;
                 sendToOtherVerifiers(new JoinQuery(self, rejoin.nonce()));
+                if (noPartBelow != null) {
+                    sendToOtherVerifiers(noPartBelow);
+                }
+                views.retransmitLearned();
             }
             return;
         }
@@ -361,7 +372,7 @@ public final class Verifier {
             return;
         }
         if (views.recovering() && !(message instanceof NewView)) {
-            views.noteView(from, message);
+            views.noteView(from, message, form, now);
             return;
         }
         if (message instanceof Verify verify) {
@@ -742,7 +753,15 @@ public final class Verifier {
             if (adoptedNothing != null) {
                 sendToOtherVerifiers(adoptedNothing);
             }
+            if (noPartBelow != null) {
+                sendToOtherVerifiers(noPartBelow);
+            }
             return;
+        }
+        if (noPartBelow != null && !views.heardFromEveryVerifier()) {
+            // A verifier that has not entered this view yet may still check its NewView, which holds this one's
+            // view change: it counts there only once this arrived.
+            sendToOtherVerifiers(noPartBelow);
         }
         long view = views.view();
         if (!startConfirmed || (view > 0 && committedSeq == start.seq() && !abstains(start.seq()))) {
@@ -786,16 +805,12 @@ public final class Verifier {
             rules.onRejoin(from, views.view(), query.nonce());
         }
         Certificate proof = checkedProof(committedCertificate);
+        // While it changes view, the view it is leaving for: the joiner bounds its earlier lives' views with it.
+        long reached = views.reached();
         JoinState state = proof == null
-                ? new JoinState(self, query.nonce(), views.view(), views.changing(), -1, ViewChanges.ORIGIN, List.of())
+                ? new JoinState(self, query.nonce(), reached, views.changing(), -1, ViewChanges.ORIGIN, List.of())
                 : new JoinState(
-                        self,
-                        query.nonce(),
-                        views.view(),
-                        views.changing(),
-                        proof.view(),
-                        proof.token(),
-                        proof.evidence());
+                        self, query.nonce(), reached, views.changing(), proof.view(), proof.token(), proof.evidence());
         outbox.send(from, state);
     }
 
@@ -847,9 +862,11 @@ public final class Verifier {
             onAdoption(from, state);
             return;
         }
+        // An answer tells where its sender is, as its other messages do (while changing: the view it left).
+        views.noteView(from, state.changing() ? state.view() - 1 : state.view());
         Rejoin.Adopted adopted = rejoin.tryAdopt();
-        if (adopted == null) {
-            return;
+        if (adopted == null || adopted.view() < views.learnedTarget()) {
+            return; // it said it takes part in no view below the one it reported for
         }
         Certificate proof = adopted.committed();
         adoption = new JoinState(
@@ -890,6 +907,10 @@ public final class Verifier {
         }
         if (state.changing() && state.certificateView() == ViewChanges.RECOVERING) {
             rules.onAdoptedNothing(from, state.nonce());
+            return;
+        }
+        if (state.certificateView() == ViewChanges.RECOVERING) {
+            rules.onTookNoPartBelow(from, state.nonce(), state.view());
             return;
         }
         if (state.changing()) {
@@ -966,14 +987,32 @@ public final class Verifier {
         }
 
         @Override
+        public long earlierViewsBound() {
+            return rejoin == null ? Long.MAX_VALUE : rejoin.earlierViewsBound();
+        }
+
+        @Override
+        public void onTookNoPartBelow(long view, boolean entered) {
+            noPartBelow = new JoinState(
+                    self, rejoin.nonce(), view, false, ViewChanges.RECOVERING, ViewChanges.ORIGIN, List.of());
+            sendToOtherVerifiers(noPartBelow);
+            if (entered) {
+                freshView = view;
+            }
+        }
+
+        @Override
         public boolean reportsCertificate() {
             // docs/quorum.md, "Rejoining", rule R: before its restart it was prepared for no batch of the
             // rejoined view at or above abstainThrough (the adopted batch + 2D), so a certificate of that view
             // from abstainThrough on is at or above every token it was prepared for in either life.
-            return rejoinView < 0
+            // docs/quorum.md, "Counting again without a rejoin": after entering a view by a NewView, its reports
+            // count only from a certificate of that view on, which no earlier life held.
+            boolean afterRejoin = rejoinView < 0
                     || (best != null
                             && (best.view() > rejoinView
                                     || (best.view() == rejoinView && best.seq() >= abstainThrough)));
+            return afterRejoin && (freshView < 0 || (best != null && best.view() >= freshView));
         }
     }
 

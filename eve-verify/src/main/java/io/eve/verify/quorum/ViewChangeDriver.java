@@ -60,6 +60,19 @@ final class ViewChangeDriver {
          * it: false after a rejoin until it holds a certificate of a later view (docs/quorum.md, "Rejoining").
          */
         boolean reportsCertificate();
+
+        /**
+         * While this verifier restarted without its memory: a view at least as high as every view its earlier
+         * lives entered, from the others' answers to its query ({@link Long#MAX_VALUE} until enough answered).
+         */
+        long earlierViewsBound();
+
+        /**
+         * This incarnation, restarted without its memory, takes part in no view below {@code view} from now on,
+         * and {@code entered} it by a {@code NewView}: told to the others before its view change or first vote
+         * (docs/quorum.md, "Counting again without a rejoin").
+         */
+        void onTookNoPartBelow(long view, boolean entered);
     }
 
     private final QuorumConfig config;
@@ -93,6 +106,14 @@ final class ViewChangeDriver {
     private final Map<Integer, Long> viewsSeen = new TreeMap<>();
     /** The view a durable verifier remembered from its last life, -1 without one. */
     private long remembered = -1;
+    /** While recovering without a memory: per other verifier, its view change for the highest view seen. */
+    private final Map<Integer, SeenChange> othersChanges = new TreeMap<>();
+    /** The view of the last view change this verifier reported from the others' ("Counting again"), or -1. */
+    private long learnedTarget = -1;
+
+    private ViewChange learnedChange;
+    private long refusedWhileRecovering;
+    private long lastRefusedView = -1;
 
     ViewChangeDriver(
             QuorumConfig config,
@@ -160,6 +181,16 @@ final class ViewChangeDriver {
 
     long rejectedNewViews() {
         return rejectedNewViews;
+    }
+
+    /** New views a restarted verifier did not enter because its earlier lives may have taken part in them. */
+    long refusedWhileRecovering() {
+        return refusedWhileRecovering;
+    }
+
+    /** The view of the last view change it reported from the others' while recovering, or -1. */
+    long learnedTarget() {
+        return learnedTarget;
     }
 
     /**
@@ -262,8 +293,11 @@ final class ViewChangeDriver {
         lastRecoveryRequest = now;
     }
 
-    /** While recovering: the views other verifiers are in, from what they send. */
-    void noteView(int from, Message message) {
+    /**
+     * While recovering: the views other verifiers are in, from what they send ({@code form}: the message as it
+     * came, its evidence form for a view change).
+     */
+    void noteView(int from, Message message, Message form, long now) {
         if (!config.isVerifier(from) || from == self) {
             return;
         }
@@ -274,8 +308,90 @@ final class ViewChangeDriver {
             seen = vote.view();
         } else if (message instanceof ViewChange change) {
             seen = change.newView() - 1;
+            if (remembered < 0 && !ViewChanges.isRecovering(change)) {
+                SeenChange kept = othersChanges.get(from);
+                if (kept == null || kept.view() < change.newView()) {
+                    othersChanges.put(from, new SeenChange(change.newView(), form));
+                }
+                learnFromOthers(now);
+            }
         }
-        viewsSeen.merge(from, seen, Math::max);
+        noteView(from, seen);
+    }
+
+    /**
+     * While recovering: verifier {@code from} is in view {@code seen} (an answer to this incarnation's query, or
+     * what it sent); a message that tells no view ({@code seen} -1) is not one, or a silent verifier would count.
+     */
+    void noteView(int from, long seen) {
+        if (seen >= 0 && config.isVerifier(from) && from != self) {
+            viewsSeen.merge(from, seen, Math::max);
+        }
+    }
+
+    /** A view change another verifier sent for {@code view}, in the form it came in. */
+    private record SeenChange(long view, Message form) {}
+
+    /**
+     * docs/quorum.md, "Counting again without a rejoin": once {@code nV - u} other verifiers sent view changes
+     * for view {@code t} or later, {@code t} above every view an earlier life of this one entered, this
+     * verifier reports for {@code t} the highest valid certificate among them. Each of those view changes covers
+     * everything its sender prepared below its view; a batch committed below {@code t} was prepared by {@code nV
+     * - u} verifiers, {@code r + 1} of them among the senders, one correct: so the report covers every commit
+     * below {@code t}, as the memory this verifier lost would have.
+     */
+    private void learnFromOthers(long now) {
+        List<Long> targets = new ArrayList<>();
+        for (SeenChange seen : othersChanges.values()) {
+            targets.add(seen.view());
+        }
+        int quorum = config.agreementQuorum();
+        if (targets.size() < quorum) {
+            return;
+        }
+        targets.sort(java.util.Comparator.reverseOrder());
+        long target = targets.get(quorum - 1);
+        if (target <= host.earlierViewsBound() || target <= learnedTarget) {
+            return;
+        }
+        Certificate highest = null;
+        for (SeenChange seen : othersChanges.values()) {
+            ViewChanges.Checked checked = rules.check(seen.form());
+            // A sender whose certificate does not check out is Byzantine: one of the r the intersection allows.
+            if (checked != null && checked.change().newView() >= target && checked.certificate() != null) {
+                if (checked.certificate().isAbove(highest)) {
+                    highest = checked.certificate();
+                }
+            }
+        }
+        learnedTarget = target;
+        learnedChange = highest == null
+                ? new ViewChange(target, self, -1, ViewChanges.ORIGIN, List.of())
+                : new ViewChange(target, self, highest.view(), highest.token(), highest.evidence());
+        LOG.info(
+                "{}: restarted without its memory; reports for view {} the certificate {} of the others' view changes",
+                name,
+                target,
+                highest == null ? "none" : highest.view() + "/" + highest.seq());
+        host.onTookNoPartBelow(target, false);
+        sendToOtherVerifiers(learnedChange);
+    }
+
+    /** Whether every other verifier sent a normal-case message of the current view since this one entered it. */
+    boolean heardFromEveryVerifier() {
+        for (int verifier : config.verifiers()) {
+            if (verifier != self && !heardInView.contains(verifier)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** While recovering: sends again the view change reported from the others', if any. */
+    void retransmitLearned() {
+        if (recovering && learnedChange != null) {
+            sendToOtherVerifiers(learnedChange);
+        }
     }
 
     /**
@@ -393,6 +509,18 @@ final class ViewChangeDriver {
                 || (changing && message.view() < target)) {
             return;
         }
+        boolean fresh = recovering;
+        if (fresh && !mayEnterAfterRestart(message.view())) {
+            refusedWhileRecovering++;
+            if (message.view() != lastRefusedView) {
+                lastRefusedView = message.view();
+                LOG.info(
+                        "{}: restarted; not entering view {}, which an earlier life may have taken part in",
+                        name,
+                        message.view());
+            }
+            return;
+        }
         List<ViewChanges.Checked> checked = rules.checkAll(message.viewChanges(), message.view());
         Certificate chosen = ViewChanges.choose(checked);
         if (checked.size() < config.agreementQuorum()
@@ -409,6 +537,23 @@ final class ViewChangeDriver {
             return;
         }
         enterView(message.view(), chosen);
+        if (fresh) {
+            if (remembered >= 0) {
+                host.onRejoinAbandoned(); // its view changes report its memory: they count as anyone's
+            } else {
+                host.onTookNoPartBelow(message.view(), true);
+            }
+        }
+    }
+
+    /**
+     * Whether a restarted verifier may enter {@code newView} by a {@code NewView}: only above every view an
+     * earlier life of it may have taken part in (it would not know what it voted there), and not below a view
+     * it reported for from the others' view changes.
+     */
+    private boolean mayEnterAfterRestart(long newView) {
+        long bound = remembered >= 0 ? remembered : host.earlierViewsBound();
+        return newView > bound && newView >= learnedTarget;
     }
 
     /**

@@ -82,9 +82,12 @@ final class ViewChanges {
      */
     void onRejoin(int verifier, long view, long nonce) {
         Floor floor = rejoinFloors.get(verifier);
+        if (floor != null && floor.nonce == nonce && floor.announced()) {
+            return; // a query still on its way after the incarnation said what it did
+        }
         if (floor == null || floor.nonce != nonce || floor.view < view) {
             long highest = floor == null ? view : Math.max(view, floor.view);
-            rejoinFloors.put(verifier, new Floor(highest, nonce, Long.MAX_VALUE));
+            rejoinFloors.put(verifier, new Floor(highest, nonce, Long.MAX_VALUE, -1));
         }
     }
 
@@ -101,8 +104,28 @@ final class ViewChanges {
         if (floor != null && floor.nonce == nonce && floor.view == view) {
             rejoinFloors.put(
                     verifier,
-                    new Floor(view, nonce, Math.min(floor.countsFrom, committed + 2L * config.agreementDepth())));
+                    new Floor(
+                            view,
+                            nonce,
+                            Math.min(floor.countsFrom, committed + 2L * config.agreementDepth()),
+                            floor.anyThrough));
         }
+    }
+
+    /**
+     * The incarnation of {@code verifier} that asked with {@code nonce} took part, and will take part, in no view
+     * below {@code view}, which is above every view its earlier lives entered (docs/quorum.md, "Counting again
+     * without a rejoin"): a view change of it for a view up to {@code view} counts whatever it reports (that
+     * incarnation voted in no view below it), and one for a later view counts with a certificate of {@code view}
+     * or later (its earlier lives held none). Ignored if another incarnation asked here last.
+     */
+    void onTookNoPartBelow(int verifier, long nonce, long view) {
+        Floor floor = rejoinFloors.get(verifier);
+        if (floor != null && floor.nonce != nonce) {
+            return;
+        }
+        long highest = floor == null || floor.anyThrough < 0 ? view : Math.max(view, floor.anyThrough);
+        rejoinFloors.put(verifier, new Floor(highest, nonce, 0, highest));
     }
 
     /**
@@ -119,13 +142,20 @@ final class ViewChanges {
     }
 
     /**
-     * Rule F for one verifier: the view it was answered in, the nonce of the incarnation that asked, and the
-     * first batch of that view whose certificate counts (none until that incarnation said what it adopted).
+     * Rule F for one verifier: the view it was answered in, the nonce of the incarnation that asked, the first
+     * batch of that view whose certificate counts (none until that incarnation said what it adopted), and the
+     * highest view for which any view change of it counts (-1: none; "Counting again without a rejoin").
      */
-    private record Floor(long view, long nonce, long countsFrom) {
+    private record Floor(long view, long nonce, long countsFrom, long anyThrough) {
         boolean counts(ViewChange change) {
-            return change.certificateView() > view
+            return change.newView() <= anyThrough
+                    || change.certificateView() > view
                     || (change.certificateView() == view && change.certificate().seq() >= countsFrom);
+        }
+
+        /** Whether the incarnation said what it adopted or that it took part in no view below one. */
+        boolean announced() {
+            return countsFrom != Long.MAX_VALUE || anyThrough >= 0;
         }
     }
 

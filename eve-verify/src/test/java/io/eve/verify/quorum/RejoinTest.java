@@ -9,6 +9,7 @@ import io.eve.protocol.Message;
 import io.eve.protocol.Message.CommitVote;
 import io.eve.protocol.Message.JoinQuery;
 import io.eve.protocol.Message.JoinState;
+import io.eve.protocol.Message.NewView;
 import io.eve.protocol.Message.Prepare;
 import io.eve.protocol.Message.Verify;
 import io.eve.protocol.Message.ViewChange;
@@ -329,6 +330,128 @@ class RejoinTest {
         verifier.onMessage(1, new ViewChange(1, 1, 0, first, commitVotes(0, first, 0, 1, 2)), 6 * MS);
         assertThat(verifier.changingView())
                 .as("the joiner's view change counts towards r + 1")
+                .isTrue();
+    }
+
+    // ---- counting again without a rejoin (docs/quorum.md, "Counting again without a rejoin") ----------
+
+    /** Verifier {@code from}'s answer: in {@code view}, not leaving it, nothing committed there. */
+    private static JoinState inView(int from, long view) {
+        return new JoinState(from, NONCE, view, false, -1, ViewChanges.ORIGIN, List.of());
+    }
+
+    private static List<Message> viewChanges(long view, int... verifiers) {
+        List<Message> changes = new ArrayList<>();
+        for (int verifier : verifiers) {
+            changes.add(new ViewChange(view, verifier, -1, ViewChanges.ORIGIN, List.of()));
+        }
+        return changes;
+    }
+
+    private static NewView newView(long view, int... verifiers) {
+        return new NewView(view, (int) (view % 4), viewChanges(view, verifiers), ViewChanges.ORIGIN);
+    }
+
+    private static JoinState tookNoPartBelow(long nonce, long view) {
+        return new JoinState(JOINER, nonce, view, false, ViewChanges.RECOVERING, ViewChanges.ORIGIN, List.of());
+    }
+
+    @Test
+    void shouldEnterByANewViewOnlyAViewAboveEveryViewItsEarlierLifeMayHaveEntered() {
+        Verifier joiner = verifier(JOINER, true);
+        joiner.onMessage(0, inView(0, 1), MS);
+        joiner.onMessage(1, inView(1, 1), MS);
+        joiner.onMessage(2, newView(2, 0, 1, 2), MS);
+        assertThat(joiner.recovering())
+                .as("two answers: a view that three verifiers reached may be unknown to both")
+                .isTrue();
+        joiner.onMessage(2, new JoinState(2, NONCE, 1, false, -1, ViewChanges.ORIGIN, List.of()), MS);
+        assertThat(joiner.recovering())
+                .as("view 1 without a commit proof: no rejoin")
+                .isTrue();
+        joiner.onMessage(1, newView(1, 0, 1, 2), 2 * MS);
+        assertThat(joiner.recovering())
+                .as("its earlier life may have voted in view 1, which every answer had reached")
+                .isTrue();
+        sent.clear();
+        joiner.onMessage(2, newView(2, 0, 1, 2), 3 * MS);
+        assertThat(joiner.recovering()).isFalse();
+        assertThat(joiner.view()).isEqualTo(2);
+        assertThat(sentOf(JoinState.class))
+                .as("it tells the others it takes part in no view below 2")
+                .containsOnly(tookNoPartBelow(NONCE, 2));
+
+        sent.clear();
+        joiner.onMessage(0, new ViewChange(3, 0, -1, ViewChanges.ORIGIN, List.of()), 4 * MS);
+        joiner.onMessage(1, new ViewChange(3, 1, -1, ViewChanges.ORIGIN, List.of()), 4 * MS);
+        assertThat(sentOf(ViewChange.class))
+                .as("until it holds a certificate of view 2, its view changes do not count (rule R)")
+                .isNotEmpty()
+                .allMatch(change -> ViewChanges.isRecovering(change) && change.newView() == 3);
+    }
+
+    @Test
+    void shouldReportTheHighestCertificateOfTheOthersViewChangesForAViewAboveItsEarlierViews() {
+        Verifier joiner = verifier(JOINER, true);
+        for (int other = 0; other < 3; other++) {
+            joiner.onMessage(other, inView(other, 1), MS);
+        }
+        List<Message> secondInView1 =
+                List.of(new Prepare(1, 0, second), new Prepare(1, 1, second), new Prepare(1, 2, second));
+        List<Message> firstInView0 = commitVotes(0, first, 0, 1, 2);
+        sent.clear();
+        for (int other = 0; other < 3; other++) {
+            joiner.onMessage(other, new ViewChange(1, other, 0, first, firstInView0), 2 * MS);
+        }
+        assertThat(sentOf(ViewChange.class))
+                .as("view 1 is not above the views its earlier life may have entered")
+                .isEmpty();
+        joiner.onMessage(0, new ViewChange(2, 0, 1, second, secondInView1), 3 * MS);
+        joiner.onMessage(1, new ViewChange(3, 1, 0, first, firstInView0), 3 * MS);
+        assertThat(sentOf(ViewChange.class)).as("two senders of nV - u = 3").isEmpty();
+        // Verifier 2 is Byzantine: its certificate is its own Prepare three times. It still takes one of the
+        // r places the intersection allows, so its view change completes the three.
+        List<Message> forged = List.of(new Prepare(1, 2, fourth), new Prepare(1, 2, fourth), new Prepare(1, 2, fourth));
+        joiner.onMessage(2, new ViewChange(2, 2, 1, fourth, forged), 4 * MS);
+        assertThat(sentOf(JoinState.class)).containsOnly(tookNoPartBelow(NONCE, 2));
+        assertThat(sentOf(ViewChange.class))
+                .as("the highest valid certificate of the three, for the lowest view all three left for")
+                .containsOnly(new ViewChange(2, JOINER, 1, second, secondInView1));
+        assertThat(sent.indexOf(new Sent(0, tookNoPartBelow(NONCE, 2))))
+                .as("the announcement goes first, so that the view change counts when it arrives")
+                .isLessThan(sent.indexOf(new Sent(0, new ViewChange(2, JOINER, 1, second, secondInView1))));
+        assertThat(joiner.recovering()).isTrue();
+
+        joiner.onMessage(1, newView(1, 0, 1, 2), 5 * MS);
+        assertThat(joiner.recovering()).as("below the view it reported for").isTrue();
+    }
+
+    @Test
+    void shouldCountAViewChangeOfARestartedVerifierUpToTheViewBelowWhichItTookNoPart() {
+        Verifier verifier = verifier(0, false);
+        agree(verifier, first, MS);
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 7), 2 * MS);
+        List<Message> proof = commitVotes(0, first, 0, 1, 2);
+        long ignored = verifier.ignored();
+        verifier.onMessage(JOINER, new ViewChange(1, JOINER, 0, first, proof), 3 * MS);
+        verifier.onMessage(JOINER, tookNoPartBelow(8, 1), 3 * MS);
+        verifier.onMessage(JOINER, new ViewChange(1, JOINER, 0, first, proof), 3 * MS);
+        assertThat(verifier.ignored())
+                .as("answered in view 0, and another incarnation's announcement lifts nothing")
+                .isEqualTo(ignored + 2);
+        verifier.onMessage(JOINER, tookNoPartBelow(7, 1), 4 * MS);
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 7), 4 * MS);
+        verifier.onMessage(JOINER, new ViewChange(2, JOINER, 0, first, proof), 5 * MS);
+        assertThat(verifier.ignored())
+                .as("for view 2 only a certificate of view 1 or later: an earlier life may have sent this one")
+                .isEqualTo(ignored + 3);
+        verifier.onMessage(JOINER, new ViewChange(1, JOINER, 0, first, proof), 5 * MS);
+        assertThat(verifier.ignored())
+                .as("for view 1 it counts, even after a query that was still on its way")
+                .isEqualTo(ignored + 3);
+        verifier.onMessage(1, new ViewChange(1, 1, 0, first, proof), 6 * MS);
+        assertThat(verifier.changingView())
+                .as("the joiner's view change counted towards r + 1")
                 .isTrue();
     }
 }
