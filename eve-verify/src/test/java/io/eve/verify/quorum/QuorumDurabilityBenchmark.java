@@ -22,8 +22,11 @@ import org.junit.jupiter.api.Test;
  */
 class QuorumDurabilityBenchmark {
     private static final int CLIENTS = 64;
-    private static final Duration WARM_UP = Duration.ofSeconds(1);
-    private static final Duration RUN = Duration.ofSeconds(5);
+    /** {@code -Dbench.warmup=S}, {@code -Dbench.seconds=S}, {@code -Dbench.runs=N}: defaults 1 s, 5 s and 3. */
+    private static final Duration WARM_UP = Duration.ofSeconds(Long.getLong("bench.warmup", 1));
+
+    private static final Duration RUN = Duration.ofSeconds(Long.getLong("bench.seconds", 5));
+    private static final int RUNS = Integer.getInteger("bench.runs", 3);
 
     /** Closed-loop clients adding to spread counters until stopped; returns the requests answered. */
     private static long load(QuorumCluster cluster, int firstClient, Duration length) throws Exception {
@@ -67,7 +70,7 @@ class QuorumDurabilityBenchmark {
         // -Dbench.pipelined=true: both clusters with agreement.pipelined on (docs/quorum.md, "Pipelined agreement").
         QuorumConfig crash = QuorumConfig.crash(new int[] {0, 1, 2}, 0)
                 .withPipelinedAgreement(Boolean.getBoolean("bench.pipelined"));
-        for (int run = 1; run <= 3; run++) {
+        for (int run = 1; run <= RUNS; run++) {
             double memory;
             try (QuorumCluster cluster = QuorumCluster.inMemory(crash)) {
                 memory = throughput(cluster);
