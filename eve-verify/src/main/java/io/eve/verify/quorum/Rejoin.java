@@ -25,7 +25,10 @@ final class Rejoin {
     private final ViewChanges rules;
     private final long nonce;
     private final Map<Integer, JoinState> answers = new TreeMap<>();
-    /** Per verifier that answered: the view it had reached at its first answer to this incarnation. */
+    /**
+     * Per verifier that answered: the lowest view it reported having reached (a correct verifier's first
+     * answer; any answer after the restart bounds the earlier lives' views as well).
+     */
     private final Map<Integer, Long> firstReached = new TreeMap<>();
 
     Rejoin(QuorumConfig config, ViewChanges rules, long nonce) {
@@ -44,14 +47,14 @@ final class Rejoin {
             return false;
         }
         answers.put(from, state);
-        firstReached.putIfAbsent(from, state.view());
+        firstReached.merge(from, state.view(), Math::min);
         return true;
     }
 
     /**
      * A view at least as high as every view this verifier's earlier lives entered (docs/quorum.md, "Counting
      * again without a rejoin"), or {@link Long#MAX_VALUE} until {@code nV - u} other verifiers answered: the
-     * {@code (nV - u)}-th lowest of the views they had reached at their first answers. Entering a view needs a
+     * {@code (nV - u)}-th lowest of the lowest views they reported. Entering a view needs a
      * {@code NewView} on {@code nV - u} view changes for it, so every {@code nV - u} answerers include {@code r +
      * 1} of their senders, one of them correct, which had reached that view before the restart.
      */

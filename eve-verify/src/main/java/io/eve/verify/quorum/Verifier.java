@@ -746,7 +746,7 @@ public final class Verifier {
     private void retransmit() {
         views.retransmit();
         if (views.changing()) {
-            if (adoption != null && views.view() == rejoinView) {
+            if (adoption != null) {
                 // Its view change may count only where this arrived (rule F); it goes with the retransmission.
                 sendToOtherVerifiers(adoption);
             }
@@ -798,12 +798,9 @@ public final class Verifier {
         if (from == self) {
             return;
         }
-        if (!views.changing()) {
-            // An answer "leaving my view" never lets the joiner adopt (Rejoin.tryAdopt), so it needs no filter
-            // (rule F); with one, the view change this verifier is in could refuse the joiner's view change,
-            // which after a restart of every verifier from its memory may be one the new view needs.
-            rules.onRejoin(from, views.view(), query.nonce());
-        }
+        // Rule F: from now on a view change of the joiner counts here only as its announcements allow, whether
+        // this verifier is changing view or not (a view change of an earlier life may still be on its way).
+        rules.onRejoin(from, views.view(), query.nonce(), views.changing());
         Certificate proof = checkedProof(committedCertificate);
         // While it changes view, the view it is leaving for: the joiner bounds its earlier lives' views with it.
         long reached = views.reached();

@@ -112,6 +112,9 @@ final class ViewChangeDriver {
     private long learnedTarget = -1;
 
     private ViewChange learnedChange;
+    /** The view changes this verifier sent in this life, for views it has not entered (see onNewView). */
+    private final Set<ViewChange> sentChanges = new HashSet<>();
+
     private long refusedWhileRecovering;
     private long lastRefusedView = -1;
 
@@ -364,6 +367,9 @@ final class ViewChangeDriver {
                 }
             }
         }
+        if (highest != null && highest.view() >= target) {
+            return; // view t started already: a certificate of it is no report for t; wait for a later view
+        }
         learnedTarget = target;
         learnedChange = highest == null
                 ? new ViewChange(target, self, -1, ViewChanges.ORIGIN, List.of())
@@ -374,6 +380,7 @@ final class ViewChangeDriver {
                 target,
                 highest == null ? "none" : highest.view() + "/" + highest.seq());
         host.onTookNoPartBelow(target, false);
+        sentChanges.add(learnedChange);
         sendToOtherVerifiers(learnedChange);
     }
 
@@ -441,6 +448,7 @@ final class ViewChangeDriver {
                         ? new ViewChange(newView, self, -1, ViewChanges.ORIGIN, List.of())
                         : new ViewChange(newView, self, best.view(), best.token(), best.evidence());
         myChange = change;
+        sentChanges.add(change);
         host.broadcastVerifiers(change);
     }
 
@@ -522,6 +530,19 @@ final class ViewChangeDriver {
             return;
         }
         List<ViewChanges.Checked> checked = rules.checkAll(message.viewChanges(), message.view());
+        for (ViewChanges.Checked change : checked) {
+            if (change.origin() == self && !sentChanges.contains(change.change())) {
+                // An earlier life's, delivered late: it may not cover what this life voted since.
+                rejectedNewViews++;
+                LOG.warn(
+                        "{}: refusing the new view {} from {}: it holds a view change of this verifier that this"
+                                + " life did not send",
+                        name,
+                        message.view(),
+                        from);
+                return;
+            }
+        }
         Certificate chosen = ViewChanges.choose(checked);
         if (checked.size() < config.agreementQuorum()
                 || !ViewChanges.startOf(chosen).matches(message.start())) {
@@ -582,6 +603,7 @@ final class ViewChangeDriver {
         changing = false;
         heardInView.clear();
         viewChanges.headMap(newView, true).clear();
+        sentChanges.removeIf(change -> change.newView() <= newView);
         drawJitter();
         host.onEnterView(newView, chosen);
     }

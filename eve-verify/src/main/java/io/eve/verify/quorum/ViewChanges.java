@@ -80,10 +80,12 @@ final class ViewChanges {
      * "Rejoining", rule F), since one that it sent before the restart may still be on its way, until that
      * incarnation says which batch it adopted ({@link #onAdopted}).
      */
-    void onRejoin(int verifier, long view, long nonce) {
+    void onRejoin(int verifier, long view, long nonce, boolean changing) {
         Floor floor = rejoinFloors.get(verifier);
-        if (floor != null && floor.nonce == nonce && floor.announced()) {
-            return; // a query still on its way after the incarnation said what it did
+        if (floor != null && floor.nonce == nonce && (floor.announced() || changing)) {
+            // A query still on its way after the incarnation said what it did; or, while this verifier changes
+            // view, an answer the joiner cannot adopt from: the filter stays as it is, if there is one.
+            return;
         }
         if (floor == null || floor.nonce != nonce || floor.view < view) {
             long highest = floor == null ? view : Math.max(view, floor.view);
@@ -137,7 +139,8 @@ final class ViewChanges {
     void onAdoptedNothing(int verifier, long nonce) {
         Floor floor = rejoinFloors.get(verifier);
         if (floor != null && floor.nonce == nonce) {
-            rejoinFloors.remove(verifier);
+            // Kept, counting everything, so that a query of that incarnation still on its way sets no filter.
+            rejoinFloors.put(verifier, new Floor(floor.view, nonce, 0, Long.MAX_VALUE));
         }
     }
 
@@ -147,7 +150,11 @@ final class ViewChanges {
      * highest view for which any view change of it counts (-1: none; "Counting again without a rejoin").
      */
     private record Floor(long view, long nonce, long countsFrom, long anyThrough) {
+        /** Until the incarnation said what it did, none counts: one of an earlier life may still arrive. */
         boolean counts(ViewChange change) {
+            if (!announced()) {
+                return false;
+            }
             return change.newView() <= anyThrough
                     || change.certificateView() > view
                     || (change.certificateView() == view && change.certificate().seq() >= countsFrom);

@@ -454,4 +454,75 @@ class RejoinTest {
                 .as("the joiner's view change counted towards r + 1")
                 .isTrue();
     }
+
+    @Test
+    void shouldNotReportForAViewThatAlreadyStartedFromTheOthersViewChanges() {
+        Verifier joiner = verifier(JOINER, true);
+        for (int other = 0; other < 3; other++) {
+            joiner.onMessage(other, inView(other, 1), MS);
+        }
+        sent.clear();
+        // Verifier 0 was prepared in view 2 already (its certificate is of view 2): view 2 started, and a
+        // certificate of view 2 is no report for view 2 (the others would refuse it).
+        List<Message> secondInView2 =
+                List.of(new Prepare(2, 0, second), new Prepare(2, 1, second), new Prepare(2, 2, second));
+        joiner.onMessage(0, new ViewChange(3, 0, 2, second, secondInView2), 2 * MS);
+        joiner.onMessage(1, new ViewChange(2, 1, 0, first, commitVotes(0, first, 0, 1, 2)), 2 * MS);
+        joiner.onMessage(2, new ViewChange(2, 2, 0, first, commitVotes(0, first, 0, 1, 2)), 2 * MS);
+        assertThat(sentOf(ViewChange.class)).isEmpty();
+        assertThat(sentOf(JoinState.class)).isEmpty();
+        joiner.onMessage(1, new ViewChange(3, 1, 0, first, commitVotes(0, first, 0, 1, 2)), 3 * MS);
+        joiner.onMessage(2, new ViewChange(3, 2, 0, first, commitVotes(0, first, 0, 1, 2)), 3 * MS);
+        assertThat(sentOf(ViewChange.class))
+                .as("for view 3, the certificate of view 2 is the highest report")
+                .containsOnly(new ViewChange(3, JOINER, 2, second, secondInView2));
+    }
+
+    @Test
+    void shouldCountNoViewChangeOfARestartedVerifierItAnsweredWhileChangingViewUntilItSaysWhatItDid() {
+        Verifier verifier = verifier(0, false);
+        verifier.onMessage(1, new ViewChange(1, 1, -1, ViewChanges.ORIGIN, List.of()), MS);
+        verifier.onMessage(2, new ViewChange(1, 2, -1, ViewChanges.ORIGIN, List.of()), MS);
+        assertThat(verifier.changingView()).isTrue();
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 7), 2 * MS);
+        long ignored = verifier.ignored();
+        // The review's case: a view change the joiner's earlier life sent, alone, before its restart.
+        verifier.onMessage(JOINER, new ViewChange(4, JOINER, -1, ViewChanges.ORIGIN, List.of()), 3 * MS);
+        assertThat(verifier.ignored())
+                .as("answered while changing view: the filter holds all the same")
+                .isEqualTo(ignored + 1);
+        verifier.onMessage(JOINER, tookNoPartBelow(7, 3), 4 * MS);
+        verifier.onMessage(JOINER, new ViewChange(4, JOINER, -1, ViewChanges.ORIGIN, List.of()), 5 * MS);
+        assertThat(verifier.ignored())
+                .as("for view 4, above the announced 3, only a certificate of view 3 or later")
+                .isEqualTo(ignored + 2);
+    }
+
+    @Test
+    void shouldRefuseANewViewHoldingAViewChangeOfItsOwnThatThisLifeDidNotSend() {
+        Verifier verifier = verifier(1, false);
+        // Verifier 1 never left view 0 in this life; a NewView of view 2 carries a view change in its name.
+        NewView withAnEarlierLife = newView(2, 0, 1, 2);
+        verifier.onMessage(2, withAnEarlierLife, MS);
+        assertThat(verifier.view()).isZero();
+        assertThat(verifier.rejectedNewViews()).isEqualTo(1);
+        verifier.onMessage(2, new NewView(2, 2, viewChanges(2, 0, 2, 3), ViewChanges.ORIGIN), 2 * MS);
+        assertThat(verifier.view()).as("without one of its own").isEqualTo(2);
+    }
+
+    @Test
+    void shouldCountNoViewChangeOfAJoinerAnsweredInAnEarlierViewUntilItSaysWhatItDid() {
+        Verifier verifier = verifier(0, false);
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 7), MS);
+        long ignored = verifier.ignored();
+        // Answered in view 0; the joiner's earlier life may have been in view 1 (this verifier lagging behind),
+        // so a certificate of view 1 may be one of its stale reports.
+        List<Message> firstInView1 =
+                List.of(new Prepare(1, 0, first), new Prepare(1, 1, first), new Prepare(1, 2, first));
+        verifier.onMessage(JOINER, new ViewChange(2, JOINER, 1, first, firstInView1), 2 * MS);
+        assertThat(verifier.ignored()).isEqualTo(ignored + 1);
+        verifier.onMessage(JOINER, tookNoPartBelow(7, 2), 3 * MS);
+        verifier.onMessage(JOINER, new ViewChange(2, JOINER, 1, first, firstInView1), 4 * MS);
+        assertThat(verifier.ignored()).as("it took part in no view below 2").isEqualTo(ignored + 1);
+    }
 }

@@ -298,6 +298,10 @@ class VerifierTest {
         ViewChange withCertificate = new ViewChange(1, 2, 0, first, proof);
         ViewChange without = new ViewChange(1, 0, -1, ViewChanges.ORIGIN, List.of());
         Verifier follower = crash(0);
+        follower.onMessage(2, withCertificate, 2 * MS);
+        assertThat(sentOf(ViewChange.class))
+                .as("it follows verifier 2 (r + 1 = 1) with the view change the new view holds")
+                .contains(without);
         follower.onMessage(1, new NewView(1, 1, List.of(withCertificate, without), ViewChanges.ORIGIN), 3 * MS);
         assertThat(follower.rejectedNewViews()).isEqualTo(1);
         assertThat(follower.view()).isZero();
