@@ -98,12 +98,13 @@ final class ViewChanges {
      * {@code view}: before its restart it was prepared for no batch of that view above {@code committed + D}
      * and pre-prepared none above {@code committed + 2D} ({@code D} the agreement depth), so its view change
      * also counts with a certificate of that view from batch {@code committed + 2D} on (docs/quorum.md,
-     * "Rejoining", rule F, and "Pipelined agreement"). Ignored unless it is the incarnation and view last
-     * answered.
+     * "Rejoining", rule F, and "Pipelined agreement"). Ignored unless it is the incarnation last answered, in
+     * that view or a later one (a late query of the joiner may have been answered after the view changed:
+     * the adoption still bounds what its earlier lives did, by every other verifier's answer).
      */
     void onAdopted(int verifier, long nonce, long view, long committed) {
         Floor floor = rejoinFloors.get(verifier);
-        if (floor != null && floor.nonce == nonce && floor.view == view) {
+        if (floor != null && floor.nonce == nonce && floor.view >= view && floor.anyThrough < 0) {
             rejoinFloors.put(
                     verifier,
                     new Floor(

@@ -525,4 +525,20 @@ class RejoinTest {
         verifier.onMessage(JOINER, new ViewChange(2, JOINER, 1, first, firstInView1), 4 * MS);
         assertThat(verifier.ignored()).as("it took part in no view below 2").isEqualTo(ignored + 1);
     }
+
+    @Test
+    void shouldTakeAnAdoptionAnnouncedAfterALateQueryWasAnsweredInALaterView() {
+        ViewChanges rules = new ViewChanges(QuorumConfig.bft(new int[] {0, 1, 2, 3}, 0), Evidence.PLAIN);
+        rules.onRejoin(JOINER, 0, 7, false);
+        // The joiner adopted view 0 at batch 1; a query it sent before that arrives after this verifier
+        // entered view 1, and is answered there; then the announcement arrives.
+        rules.onRejoin(JOINER, 1, 7, false);
+        rules.onAdopted(JOINER, 7, 0, 1);
+        assertThat(rules.check(new ViewChange(2, JOINER, 0, third, commitVotes(0, third, 0, 1, 2))))
+                .as("batch 3 of view 0, the adopted batch + 2: it counts, as if answered in view 0")
+                .isNotNull();
+        assertThat(rules.check(new ViewChange(2, JOINER, 0, second, commitVotes(0, second, 0, 1, 2))))
+                .as("batch 2: it may have been prepared for it before its restart")
+                .isNull();
+    }
 }
