@@ -758,10 +758,14 @@ public final class Verifier {
             }
             return;
         }
-        if (noPartBelow != null && !views.heardFromEveryVerifier()) {
+        if (!views.heardFromEveryVerifier()) {
             // A verifier that has not entered this view yet may still check its NewView, which holds this one's
-            // view change: it counts there only once this arrived.
-            sendToOtherVerifiers(noPartBelow);
+            // view change: it counts there only once the announcement of what this incarnation did arrived.
+            for (JoinState announcement : new JoinState[] {adoption, adoptedNothing, noPartBelow}) {
+                if (announcement != null) {
+                    sendToOtherVerifiers(announcement);
+                }
+            }
         }
         long view = views.view();
         if (!startConfirmed || (view > 0 && committedSeq == start.seq() && !abstains(start.seq()))) {

@@ -557,14 +557,15 @@ final class ViewChangeDriver {
                     ViewChanges.startOf(chosen));
             return;
         }
-        enterView(message.view(), chosen);
         if (fresh) {
+            // Told before the first vote of the new view (the start's Prepare that enterView sends).
             if (remembered >= 0) {
                 host.onRejoinAbandoned(); // its view changes report its memory: they count as anyone's
             } else {
                 host.onTookNoPartBelow(message.view(), true);
             }
         }
+        enterView(message.view(), chosen);
     }
 
     /**

@@ -75,10 +75,11 @@ final class ViewChanges {
     }
 
     /**
-     * {@code verifier} restarted and asked this one where it is, in {@code view}, with {@code nonce}: a view
-     * change of it counts from now on only if it reports a certificate of a later view (docs/quorum.md,
-     * "Rejoining", rule F), since one that it sent before the restart may still be on its way, until that
-     * incarnation says which batch it adopted ({@link #onAdopted}).
+     * {@code verifier} restarted and asked this one where it is, in {@code view} ({@code changing}: while it
+     * leaves it), with {@code nonce}: no view change of it counts from now on (docs/quorum.md, "Rejoining", rule
+     * F), since one that it sent before the restart may still be on its way, until that incarnation says what it
+     * did ({@link #onAdopted}, {@link #onAdoptedNothing}, {@link #onTookNoPartBelow}). A filter already set for
+     * that nonce stays while this verifier changes view.
      */
     void onRejoin(int verifier, long view, long nonce, boolean changing) {
         Floor floor = rejoinFloors.get(verifier);
