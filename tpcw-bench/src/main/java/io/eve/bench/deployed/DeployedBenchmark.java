@@ -119,7 +119,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
 
     @Option(
             names = "--warmup",
-            description = "Warm-up seconds before the measured window (default 10; 3 with --quick).")
+            description = "Warm-up seconds before the measured window (default 30; 3 with --quick).")
     private Double warmupSeconds;
 
     @Option(names = "--duration", description = "Measured seconds (default 30; 5 with --quick).")
@@ -172,7 +172,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         validate();
-        double warmup = warmupSeconds != null ? warmupSeconds : quick ? 3 : 10;
+        double warmup = warmupSeconds != null ? warmupSeconds : quick ? 3 : 30;
         double duration = durationSeconds != null ? durationSeconds : quick ? 5 : 30;
         out.printf(
                 Locale.ROOT,
