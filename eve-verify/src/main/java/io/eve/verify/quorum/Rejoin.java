@@ -29,7 +29,7 @@ final class Rejoin {
      * Per verifier that answered: the lowest view it reported having reached (a correct verifier's first
      * answer; any answer after the restart bounds the earlier lives' views as well).
      */
-    private final Map<Integer, Long> firstReached = new TreeMap<>();
+    private final Map<Integer, Long> lowestReached = new TreeMap<>();
 
     Rejoin(QuorumConfig config, ViewChanges rules, long nonce) {
         this.config = config;
@@ -47,7 +47,7 @@ final class Rejoin {
             return false;
         }
         answers.put(from, state);
-        firstReached.merge(from, state.view(), Math::min);
+        lowestReached.merge(from, state.view(), Math::min);
         return true;
     }
 
@@ -60,10 +60,10 @@ final class Rejoin {
      */
     long earlierViewsBound() {
         int quorum = config.agreementQuorum();
-        if (firstReached.size() < quorum) {
+        if (lowestReached.size() < quorum) {
             return Long.MAX_VALUE;
         }
-        return firstReached.values().stream()
+        return lowestReached.values().stream()
                 .sorted()
                 .skip(quorum - 1)
                 .findFirst()

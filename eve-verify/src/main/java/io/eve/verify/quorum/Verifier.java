@@ -745,27 +745,18 @@ public final class Verifier {
 
     private void retransmit() {
         views.retransmit();
-        if (views.changing()) {
-            if (adoption != null) {
-                // Its view change may count only where this arrived (rule F); it goes with the retransmission.
-                sendToOtherVerifiers(adoption);
-            }
-            if (adoptedNothing != null) {
-                sendToOtherVerifiers(adoptedNothing);
-            }
-            if (noPartBelow != null) {
-                sendToOtherVerifiers(noPartBelow);
-            }
-            return;
-        }
-        if (!views.heardFromEveryVerifier()) {
-            // A verifier that has not entered this view yet may still check its NewView, which holds this one's
-            // view change: it counts there only once the announcement of what this incarnation did arrived.
+        if (views.changing() || !views.heardFromEveryVerifier()) {
+            // Rule F: this verifier's view change counts at another only once the announcement of what this
+            // incarnation did arrived there; it goes with the retransmissions of the view change, and while a
+            // verifier that has not entered this view may still be checking the NewView that holds it.
             for (JoinState announcement : new JoinState[] {adoption, adoptedNothing, noPartBelow}) {
                 if (announcement != null) {
                     sendToOtherVerifiers(announcement);
                 }
             }
+        }
+        if (views.changing()) {
+            return;
         }
         long view = views.view();
         if (!startConfirmed || (view > 0 && committedSeq == start.seq() && !abstains(start.seq()))) {

@@ -6,6 +6,7 @@ import io.eve.protocol.Message.NewView;
 import io.eve.protocol.Message.Prepare;
 import io.eve.protocol.Message.ViewChange;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -115,7 +116,6 @@ final class ViewChangeDriver {
     /** The view changes this verifier sent in this life, for views it has not entered (see onNewView). */
     private final Set<ViewChange> sentChanges = new HashSet<>();
 
-    private long refusedWhileRecovering;
     private long lastRefusedView = -1;
 
     ViewChangeDriver(
@@ -184,11 +184,6 @@ final class ViewChangeDriver {
 
     long rejectedNewViews() {
         return rejectedNewViews;
-    }
-
-    /** New views a restarted verifier did not enter because its earlier lives may have taken part in them. */
-    long refusedWhileRecovering() {
-        return refusedWhileRecovering;
     }
 
     /** The view of the last view change it reported from the others' while recovering, or -1. */
@@ -352,7 +347,7 @@ final class ViewChangeDriver {
         if (targets.size() < quorum) {
             return;
         }
-        targets.sort(java.util.Comparator.reverseOrder());
+        targets.sort(Comparator.reverseOrder());
         long target = targets.get(quorum - 1);
         if (target <= host.earlierViewsBound() || target <= learnedTarget) {
             return;
@@ -519,7 +514,6 @@ final class ViewChangeDriver {
         }
         boolean fresh = recovering;
         if (fresh && !mayEnterAfterRestart(message.view())) {
-            refusedWhileRecovering++;
             if (message.view() != lastRefusedView) {
                 lastRefusedView = message.view();
                 LOG.info(
