@@ -19,6 +19,12 @@ import org.slf4j.LoggerFactory;
  * checkpoint, and when the current one passes the configured size, so segments wholly before a checkpoint
  * can be deleted.
  *
+ * <p>The segment being written is kept ahead of its records with zeros ({@link #PREALLOCATE_BYTES} at a
+ * time), so that most forces find the file's size unchanged and write only data, not the file's metadata
+ * (decision 0040: about 135 us against 220 us per force on this machine's disk, and a quarter less CPU). A
+ * segment is cut to its records when the log moves on or closes; after a crash its zeros stay, and recovery
+ * reads zeros up to the end of a segment as its clean end.
+ *
  * <p>Confined to one thread: the caller of {@link #recover} before the writer starts, the writer after.
  */
 final class BatchLog implements AutoCloseable {
@@ -27,6 +33,10 @@ final class BatchLog implements AutoCloseable {
     static final int MAGIC = 0x4556454C;
     static final int VERSION = 1;
     static final int SEGMENT_HEADER_BYTES = 2 * Integer.BYTES;
+    /** How far ahead of its records the current segment is written with zeros (at least). */
+    static final int PREALLOCATE_BYTES = 1 << 20;
+
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(64 << 10);
 
     /** What recovery does with each batch after the checkpoint; false stops there and cuts the log. */
     @FunctionalInterface
@@ -46,6 +56,9 @@ final class BatchLog implements AutoCloseable {
     private Path currentPath;
     private long currentNumber;
     private long currentSize;
+    /** The current segment's size on disk: its records, then zeros. */
+    private long allocated;
+
     private long currentLast = -1;
     private boolean unforced;
 
@@ -103,6 +116,9 @@ final class BatchLog implements AutoCloseable {
                 } else {
                     length = at.getInt();
                     int crc = at.getInt();
+                    if (length == 0 && JournalFormat.zeros(bytes, offset, bytes.length)) {
+                        break; // the zeros written ahead of the records: the clean end
+                    }
                     if (length < 1 || length > bytes.length - offset - LogRecords.HEADER_BYTES) {
                         torn = "a record length of " + length + " that runs past the end";
                     } else if (LogRecords.checksum(bytes, offset + LogRecords.HEADER_BYTES, length) != crc) {
@@ -192,8 +208,14 @@ final class BatchLog implements AutoCloseable {
             open();
         }
         ByteBuffer record = LogRecords.encode(batch);
+        long end = currentSize + record.remaining();
+        if (end > allocated) {
+            // Past the zeros: write more (capped near the segment's size, so that small segments stay small).
+            long ahead = Math.max(PREALLOCATE_BYTES, 8L * record.remaining());
+            fillWithZeros(Math.max(end, Math.min(end + ahead, segmentBytes + record.remaining())));
+        }
         while (record.hasRemaining()) {
-            currentSize += current.write(record);
+            currentSize += current.write(record, currentSize);
         }
         currentLast = batch.seq();
         unforced = true;
@@ -222,6 +244,7 @@ final class BatchLog implements AutoCloseable {
 
     private void roll() throws IOException {
         if (current != null) {
+            cutZeros();
             current.close();
             closed.add(new Segment(currentPath, currentNumber, currentLast));
             current = null;
@@ -241,8 +264,27 @@ final class BatchLog implements AutoCloseable {
             current.write(header);
         }
         currentSize = SEGMENT_HEADER_BYTES;
+        allocated = SEGMENT_HEADER_BYTES;
         currentLast = -1;
         Checkpoints.forceDirectory(dir, sync);
+    }
+
+    /** Writes zeros from the end of the current segment's file up to {@code size}. */
+    private void fillWithZeros(long size) throws IOException {
+        for (long at = allocated; at < size; ) {
+            ByteBuffer zeros = ZEROS.duplicate().clear();
+            zeros.limit((int) Math.min(zeros.capacity(), size - at));
+            at += current.write(zeros, at);
+        }
+        allocated = size;
+    }
+
+    /** Cuts the zeros after the current segment's records (not forced: after a crash, recovery reads them). */
+    private void cutZeros() throws IOException {
+        if (allocated > currentSize) {
+            current.truncate(currentSize);
+            allocated = currentSize;
+        }
     }
 
     /** Deletes the closed segments that hold no batch after {@code seq} (a checkpoint covers them). */
@@ -264,6 +306,7 @@ final class BatchLog implements AutoCloseable {
     @Override
     public void close() throws IOException {
         if (current != null) {
+            cutZeros();
             current.close();
             current = null;
         }
