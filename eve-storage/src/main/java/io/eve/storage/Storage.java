@@ -40,6 +40,7 @@ public final class Storage implements AutoCloseable {
     private StorageWriter writer;
     private Thread thread;
     private boolean closed;
+    private boolean onDemand;
 
     /** @param name how logs name the node ("node 1") */
     public Storage(StorageConfig config, String name) {
@@ -168,6 +169,29 @@ public final class Storage implements AutoCloseable {
     }
 
     /**
+     * Before {@link #start}: with sync = batch, force the log at once only for batches a reply waits for
+     * ({@link #want}), and the rest every sync interval, as with sync = interval. For a replica whose log is not
+     * what makes an acknowledged batch durable (docs/primary-backup.md, "Whole-cluster restart": a
+     * primary-backup replica while it releases no replies), so that it does not force for nobody.
+     */
+    public void forceOnDemand() {
+        if (writer != null) {
+            throw new IllegalStateException(name + ": choose when to force before starting storage");
+        }
+        onDemand = true;
+    }
+
+    /**
+     * Any thread: a reply waits until batch {@code seq} is durable. With {@link #forceOnDemand}, the log is forced
+     * as soon as it holds that batch; otherwise nothing changes (every group is forced with sync = batch).
+     */
+    public void want(long seq) {
+        if (writer != null) {
+            writer.want(seq);
+        }
+    }
+
+    /**
      * Starts the storage thread.
      *
      * @param onDurable told, on the storage thread, each time more batches are durable (with sync = interval or
@@ -178,7 +202,7 @@ public final class Storage implements AutoCloseable {
         if (recovered == null) {
             throw new IllegalStateException(name + ": recover the stage before starting storage");
         }
-        writer = new StorageWriter(name, log, checkpoints, config, recovered.seq(), onDurable, onFailure);
+        writer = new StorageWriter(name, log, checkpoints, config, recovered.seq(), onDemand, onDurable, onFailure);
         thread = new Thread(writer, "eve-storage-" + name.replace(' ', '-'));
         thread.setDaemon(true);
         thread.start();

@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The storage thread: takes what is queued, appends every batch of the group, forces the log once for all
- * of them (sync = batch; on a timer for interval; never for none) and publishes the durable batch. Writes
+ * of them (sync = batch; on a timer for interval; never for none) and publishes the durable batch. With
+ * sync = batch {@linkplain #StorageWriter on demand}, a group is forced at once only when a batch in it is
+ * {@linkplain #want wanted} (a reply waits for it), and otherwise on the interval's timer. Writes
  * checkpoint files, and installs each in the manifest once its batch is known committed; then deletes the log
  * segments it covers.
  *
@@ -40,11 +42,15 @@ final class StorageWriter implements Runnable {
 
     private record Stop() implements Command {}
 
+    /** Wakes the thread: a batch is {@linkplain #want wanted}. */
+    private record Wake() implements Command {}
+
     private final LinkedBlockingQueue<Command> queue = new LinkedBlockingQueue<>();
     private final BatchLog log;
     private final Checkpoints checkpoints;
     private final Sync sync;
     private final long intervalNanos;
+    private final boolean onDemand;
     private final LongConsumer onDurable;
     private final Consumer<Throwable> onFailure;
     private final String name;
@@ -53,6 +59,8 @@ final class StorageWriter implements Runnable {
     private long installed;
     private volatile long durable;
     private volatile long forces;
+    private volatile long wanted;
+    private long forcedThrough;
     private long lastForce = System.nanoTime();
 
     StorageWriter(
@@ -61,9 +69,11 @@ final class StorageWriter implements Runnable {
             Checkpoints checkpoints,
             StorageConfig config,
             long recovered,
+            boolean onDemand,
             LongConsumer onDurable,
             Consumer<Throwable> onFailure) {
         this.name = name;
+        this.onDemand = onDemand && config.sync() == Sync.BATCH;
         this.log = log;
         this.checkpoints = checkpoints;
         this.sync = config.sync();
@@ -73,6 +83,7 @@ final class StorageWriter implements Runnable {
         this.appended = recovered;
         this.installed = recovered;
         this.durable = recovered;
+        this.forcedThrough = recovered;
     }
 
     void enqueue(Command command) {
@@ -81,6 +92,14 @@ final class StorageWriter implements Runnable {
 
     void stop() {
         queue.add(new Stop());
+    }
+
+    /** Any thread: something waits until batch {@code seq} is durable (on demand: forced as soon as appended). */
+    void want(long seq) {
+        if (onDemand && seq > wanted) {
+            wanted = seq;
+            queue.add(new Wake());
+        }
     }
 
     long durable() {
@@ -98,7 +117,7 @@ final class StorageWriter implements Runnable {
         try {
             boolean stopping = false;
             while (!stopping) {
-                Command first = sync == Sync.INTERVAL && log.unforced()
+                Command first = (sync == Sync.INTERVAL || onDemand) && log.unforced()
                         ? queue.poll(Math.max(0, lastForce + intervalNanos - System.nanoTime()), TimeUnit.NANOSECONDS)
                         : queue.take();
                 if (first != null) {
@@ -165,11 +184,16 @@ final class StorageWriter implements Runnable {
     }
 
     private void publish(boolean stopping) throws IOException {
-        boolean force = sync == Sync.BATCH
-                || (sync == Sync.INTERVAL && (stopping || System.nanoTime() - lastForce >= intervalNanos));
+        boolean due = stopping || System.nanoTime() - lastForce >= intervalNanos;
+        boolean force = switch (sync) {
+            case BATCH -> !onDemand || due || Math.min(wanted, appended) > forcedThrough;
+            case INTERVAL -> due;
+            case NONE -> false;
+        };
         if (force && log.unforced()) {
             log.force();
             forces++;
+            forcedThrough = appended;
             lastForce = System.nanoTime();
         }
         long now = Math.max(appended, installed);

@@ -150,6 +150,65 @@ class StorageTest {
         assertThat(storage.durableSeq()).isEqualTo(100);
     }
 
+    /**
+     * On demand (a replica that releases no replies: its log is not what makes them durable), sync = batch
+     * forces only what a reply waits for, at once, and leaves the rest to the interval.
+     */
+    @Test
+    void shouldForceOnDemandOnlyUpToTheBatchesRepliesWaitFor() throws Exception {
+        AtomicInteger forces = new AtomicInteger();
+        FileSync counting = channel -> {
+            forces.incrementAndGet();
+            channel.force(false);
+        };
+        Storage storage = new Storage(config().withSync(Sync.BATCH, Duration.ofHours(1)), "node 0", counting);
+        ExecutionStage stage = Counters.newStage();
+        storage.recover(stage);
+        storage.forceOnDemand();
+        storage.start(seq -> {}, failure -> {});
+        List<LoggedBatch> batches = Counters.run(stage, 1, 5, KEYS);
+        batches.subList(0, 3).forEach(storage::append);
+
+        storage.want(2);
+        awaitDurable(storage, 2);
+        long durable = storage.durableSeq();
+        assertThat(durable)
+                .as("the force for batch 2 covers what was appended then")
+                .isBetween(2L, 3L);
+
+        batches.subList(3, 5).forEach(storage::append);
+        Thread.sleep(300);
+        assertThat(storage.durableSeq())
+                .as("no reply waits for batches 4 and 5: not forced before the interval (an hour)")
+                .isEqualTo(durable);
+
+        int before = forces.get();
+        storage.want(5);
+        awaitDurable(storage, 5);
+        assertThat(forces.get() - before).as("one force for batch 5").isEqualTo(1);
+        storage.close();
+    }
+
+    @Test
+    void shouldForceEveryGroupWithSyncBatchUnlessOnDemand() throws Exception {
+        Storage storage = new Storage(config().withSync(Sync.BATCH, Duration.ofHours(1)), "node 0");
+        ExecutionStage stage = Counters.newStage();
+        storage.recover(stage);
+        storage.start(seq -> {}, failure -> {});
+        Counters.run(stage, 1, 3, KEYS).forEach(storage::append);
+
+        awaitDurable(storage, 3); // nobody asked: forced all the same
+        storage.close();
+    }
+
+    private static void awaitDurable(Storage storage, long seq) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (storage.durableSeq() < seq && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(storage.durableSeq()).as("durable batch").isGreaterThanOrEqualTo(seq);
+    }
+
     @Test
     void shouldHoldBackDurabilityUntilTheForceWithSyncBatch() throws Exception {
         CountDownLatch release = new CountDownLatch(1);

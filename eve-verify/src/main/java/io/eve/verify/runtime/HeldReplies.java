@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * Replies that may not leave before their batch is durable (storage with sync = batch): held per batch and
@@ -18,12 +19,22 @@ import java.util.function.Consumer;
  */
 final class HeldReplies {
     private final Consumer<Reply> send;
+    private final LongConsumer want;
     private final NavigableMap<Long, List<Reply>> held = new TreeMap<>();
     private long durable;
+    private long wanted;
 
-    HeldReplies(Consumer<Reply> send, long durable) {
+    /**
+     * @param send sends a reply
+     * @param want told the batch a reply waits for, the first time a held reply waits for a later batch than
+     *     before (the storage then forces as soon as it holds that batch: {@code Storage.want})
+     * @param durable the batch durable at start
+     */
+    HeldReplies(Consumer<Reply> send, LongConsumer want, long durable) {
         this.send = send;
+        this.want = want;
         this.durable = durable;
+        this.wanted = durable;
     }
 
     /** Sends {@code reply} now if batch {@code seq} is durable, else once it is. */
@@ -32,6 +43,10 @@ final class HeldReplies {
             send.accept(reply);
         } else {
             held.computeIfAbsent(seq, s -> new ArrayList<>()).add(reply);
+            if (seq > wanted) {
+                wanted = seq;
+                want.accept(seq);
+            }
         }
     }
 

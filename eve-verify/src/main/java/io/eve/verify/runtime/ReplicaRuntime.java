@@ -188,8 +188,13 @@ public final class ReplicaRuntime implements Replica {
             // With an executed tail, a committed batch is on the disks of the replicas whose Verify made its
             // certificate (each wrote it before its Verify left): its replies need not wait for this log.
             this.held = storage != null && storage.holdsReplies() && tail == null
-                    ? new HeldReplies(this::sendReply, recovered.seq())
+                    ? new HeldReplies(this::sendReply, storage::want, recovered.seq())
                     : null;
+            if (held != null) {
+                // The log of the replica that releases a reply makes it durable (docs/primary-backup.md,
+                // "Whole-cluster restart"); while this one releases none, its forces protect nobody's reply.
+                storage.forceOnDemand();
+            }
             if (tail != null) {
                 recoverTail();
             }

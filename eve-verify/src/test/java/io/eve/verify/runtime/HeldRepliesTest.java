@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class HeldRepliesTest {
     private final List<Reply> sent = new ArrayList<>();
-    private final HeldReplies held = new HeldReplies(sent::add, 10);
+    private final List<Long> wanted = new ArrayList<>();
+    private final HeldReplies held = new HeldReplies(sent::add, wanted::add, 10);
 
     private static Reply reply(long client) {
         return new Reply(client, 1, false, new byte[0]);
@@ -21,6 +22,17 @@ class HeldRepliesTest {
 
         assertThat(sent).extracting(Reply::clientId).containsExactly(1L);
         assertThat(held.waiting()).isZero();
+    }
+
+    @Test
+    void shouldAskTheStorageForEachLaterBatchARepliesWaitsForOnce() {
+        held.release(10, reply(1)); // durable already: nothing to ask
+        held.release(12, reply(2));
+        held.release(11, reply(3)); // covered by the force of 12
+        held.release(12, reply(4));
+        held.release(13, reply(5));
+
+        assertThat(wanted).containsExactly(12L, 13L);
     }
 
     @Test
