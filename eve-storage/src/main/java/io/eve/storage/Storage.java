@@ -169,10 +169,12 @@ public final class Storage implements AutoCloseable {
     }
 
     /**
-     * Before {@link #start}: with sync = batch, force the log at once only for batches a reply waits for
-     * ({@link #want}), and the rest every sync interval, as with sync = interval. For a replica whose log is not
-     * what makes an acknowledged batch durable (docs/primary-backup.md, "Whole-cluster restart": a
-     * primary-backup replica while it releases no replies), so that it does not force for nobody.
+     * Before {@link #start}: force the log at once for the batches {@linkplain #want wanted} (a reply, or the
+     * executed tail, waits for them), whatever the sync mode; with sync = batch, force the other batches every
+     * sync interval instead of each group, as with sync = interval. For a replica whose log is not what makes an
+     * acknowledged batch durable while it releases no replies (a primary-backup backup: docs/primary-backup.md,
+     * "Whole-cluster restart"; a quorum replica, whose executed tail does: docs/quorum.md), so that it does not
+     * force for nobody (decision 0041).
      */
     public void forceOnDemand() {
         if (writer != null) {
@@ -182,13 +184,18 @@ public final class Storage implements AutoCloseable {
     }
 
     /**
-     * Any thread: a reply waits until batch {@code seq} is durable. With {@link #forceOnDemand}, the log is forced
-     * as soon as it holds that batch; otherwise nothing changes (every group is forced with sync = batch).
+     * Any thread: something waits until batch {@code seq} is on disk. With {@link #forceOnDemand}, the log is
+     * forced as soon as it holds that batch; otherwise nothing changes.
      */
     public void want(long seq) {
         if (writer != null) {
             writer.want(seq);
         }
+    }
+
+    /** The last batch a force of the log covered, whatever the sync mode (see {@link #forceOnDemand}). */
+    public long forcedSeq() {
+        return writer == null ? 0 : writer.forced();
     }
 
     /**

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The storage thread: takes what is queued, appends every batch of the group, forces the log once for all
  * of them (sync = batch; on a timer for interval; never for none) and publishes the durable batch. With
- * sync = batch {@linkplain #StorageWriter on demand}, a group is forced at once only when a batch in it is
- * {@linkplain #want wanted} (a reply waits for it), and otherwise on the interval's timer. Writes
+ * {@linkplain #StorageWriter on demand}, a group holding a {@linkplain #want wanted} batch is forced at once
+ * whatever the sync mode, and with sync = batch the other groups are forced on the interval's timer. Writes
  * checkpoint files, and installs each in the manifest once its batch is known committed; then deletes the log
  * segments it covers.
  *
@@ -60,7 +60,7 @@ final class StorageWriter implements Runnable {
     private volatile long durable;
     private volatile long forces;
     private volatile long wanted;
-    private long forcedThrough;
+    private volatile long forcedThrough;
     private long lastForce = System.nanoTime();
 
     StorageWriter(
@@ -73,7 +73,7 @@ final class StorageWriter implements Runnable {
             LongConsumer onDurable,
             Consumer<Throwable> onFailure) {
         this.name = name;
-        this.onDemand = onDemand && config.sync() == Sync.BATCH;
+        this.onDemand = onDemand;
         this.log = log;
         this.checkpoints = checkpoints;
         this.sync = config.sync();
@@ -106,6 +106,11 @@ final class StorageWriter implements Runnable {
         return durable;
     }
 
+    /** The last batch a force of the log covered, whatever the sync mode (with none: only wanted ones). */
+    long forced() {
+        return forcedThrough;
+    }
+
     /** Forces of the log since start: one per group with sync = batch. */
     long forces() {
         return forces;
@@ -117,7 +122,7 @@ final class StorageWriter implements Runnable {
         try {
             boolean stopping = false;
             while (!stopping) {
-                Command first = (sync == Sync.INTERVAL || onDemand) && log.unforced()
+                Command first = (sync == Sync.INTERVAL || (onDemand && sync == Sync.BATCH)) && log.unforced()
                         ? queue.poll(Math.max(0, lastForce + intervalNanos - System.nanoTime()), TimeUnit.NANOSECONDS)
                         : queue.take();
                 if (first != null) {
@@ -172,6 +177,9 @@ final class StorageWriter implements Runnable {
     private void install(Checkpoints.Entry entry) throws IOException {
         // What the log holds up to the checkpoint must be forced before its segments may go.
         log.roll(sync != Sync.NONE);
+        if (sync != Sync.NONE) {
+            forcedThrough = appended;
+        }
         checkpoints.install(entry);
         installed = Math.max(installed, entry.seq());
         log.deleteThrough(entry.seq());
@@ -185,11 +193,12 @@ final class StorageWriter implements Runnable {
 
     private void publish(boolean stopping) throws IOException {
         boolean due = stopping || System.nanoTime() - lastForce >= intervalNanos;
-        boolean force = switch (sync) {
-            case BATCH -> !onDemand || due || Math.min(wanted, appended) > forcedThrough;
-            case INTERVAL -> due;
-            case NONE -> false;
-        };
+        boolean force = (onDemand && Math.min(wanted, appended) > forcedThrough)
+                || switch (sync) {
+                    case BATCH -> !onDemand || due;
+                    case INTERVAL -> due;
+                    case NONE -> false;
+                };
         if (force && log.unforced()) {
             log.force();
             forces++;

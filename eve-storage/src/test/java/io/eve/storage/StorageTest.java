@@ -189,6 +189,40 @@ class StorageTest {
         storage.close();
     }
 
+    /**
+     * With sync = none the log reports batches durable once the operating system has them, but only a force puts
+     * them on disk: what waits for the disk (the executed tail) asks, and reads the forced batch.
+     */
+    @Test
+    void shouldForceWantedBatchesAndTellWhichAreOnDiskEvenWithSyncNone() throws Exception {
+        AtomicInteger forces = new AtomicInteger();
+        FileSync counting = channel -> {
+            forces.incrementAndGet();
+            channel.force(false);
+        };
+        Storage storage = new Storage(config().withSync(Sync.NONE, Duration.ofMillis(10)), "node 0", counting);
+        ExecutionStage stage = Counters.newStage();
+        storage.recover(stage);
+        storage.forceOnDemand();
+        storage.start(seq -> {}, failure -> {});
+        List<LoggedBatch> batches = Counters.run(stage, 1, 4, KEYS);
+        batches.forEach(storage::append);
+        awaitDurable(storage, 4);
+        int atStart = forces.get();
+        assertThat(storage.forcedSeq())
+                .as("handed to the operating system, not forced")
+                .isZero();
+
+        storage.want(3);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (storage.forcedSeq() < 3 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(storage.forcedSeq()).isEqualTo(4);
+        assertThat(forces.get() - atStart).as("one force").isEqualTo(1);
+        storage.close();
+    }
+
     @Test
     void shouldForceEveryGroupWithSyncBatchUnlessOnDemand() throws Exception {
         Storage storage = new Storage(config().withSync(Sync.BATCH, Duration.ofHours(1)), "node 0");

@@ -60,6 +60,12 @@ import org.slf4j.LoggerFactory;
  * fail at once with {@link ReplicaClosedException}.
  */
 public final class ReplicaRuntime implements Replica {
+    /**
+     * Committed batches the executed tail keeps for the log's sake before it asks for a force of the log: each
+     * tail record holds them all, so more make every record larger, fewer make the log force more often.
+     */
+    private static final int TAIL_COMMITTED_BATCHES = 8;
+
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaRuntime.class);
 
     /** How long a query from another thread waits for a mailbox to answer. */
@@ -190,9 +196,11 @@ public final class ReplicaRuntime implements Replica {
             this.held = storage != null && storage.holdsReplies() && tail == null
                     ? new HeldReplies(this::sendReply, storage::want, recovered.seq())
                     : null;
-            if (held != null) {
+            if (held != null || tail != null) {
                 // The log of the replica that releases a reply makes it durable (docs/primary-backup.md,
                 // "Whole-cluster restart"); while this one releases none, its forces protect nobody's reply.
+                // With an executed tail no reply waits for the log at all: the tail asks for a force when it
+                // holds too many committed batches (logCommitted).
                 storage.forceOnDemand();
             }
             if (tail != null) {
@@ -530,6 +538,11 @@ public final class ReplicaRuntime implements Replica {
             lastLogged = entry.getKey();
         }
         committed.clear();
+        if (tail != null && lastLogged - storage.forcedSeq() >= TAIL_COMMITTED_BATCHES) {
+            // The tail keeps every batch no force of the log covered yet (whatever storage.sync says: a batch
+            // only the operating system holds is not on disk); forcing the log lets it drop them.
+            storage.want(lastLogged);
+        }
         storage.onStable(stage, seq, view);
     }
 
@@ -601,7 +614,7 @@ public final class ReplicaRuntime implements Replica {
 
     /** On the stage mailbox: the tail changed; a new record of it is queued. Returns its version. */
     private long saveTail() {
-        tailBatches.headMap(storage.durableSeq(), true).clear();
+        tailBatches.headMap(storage.forcedSeq(), true).clear();
         long version = ++tailVersion;
         tail.save(version, List.copyOf(tailBatches.values()), ledView);
         return version;
