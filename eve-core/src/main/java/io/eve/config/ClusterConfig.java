@@ -103,25 +103,33 @@ public record ClusterConfig(
     /**
      * The extra protection mode (Eve §6.3, docs/quorum.md): after {@code afterBatches} consecutive batches whose
      * tokens all matched, verifiers wait up to {@code waitTime} for every execution replica's token and order a
-     * rollback when one differs. Only for {@code r = 0}.
+     * rollback when one differs; no batch counts towards the mode until {@code warmUp} after the verifier saw
+     * the first token (JVMs still compiling send late tokens). Only for {@code r = 0}.
      */
-    public record ExtraProtection(boolean enabled, int afterBatches, Duration waitTime) {
+    public record ExtraProtection(boolean enabled, int afterBatches, Duration waitTime, Duration warmUp) {
         static final String KEY = "quorum.extra-protection";
         static final String AFTER_BATCHES = "quorum.extra-protection.after-batches";
         static final String WAIT_MS = "quorum.extra-protection.wait-ms";
+        static final String WARM_UP_MS = "quorum.extra-protection.warm-up-ms";
+        /** The warm-up of a deployed verifier: its JVM compiles for tens of seconds (docs/benchmarks.md). */
+        static final int DEFAULT_WARM_UP_MS = 10_000;
 
-        public static final ExtraProtection OFF = new ExtraProtection(false, 32, Duration.ofMillis(10));
+        public static final ExtraProtection OFF =
+                new ExtraProtection(false, 32, Duration.ofMillis(10), Duration.ofMillis(DEFAULT_WARM_UP_MS));
 
         public ExtraProtection {
             positive(AFTER_BATCHES, afterBatches);
             if (waitTime.isNegative() || waitTime.isZero()) {
                 throw new ConfigException(WAIT_MS + " = " + waitTime.toMillis() + " must be positive");
             }
+            if (warmUp.isNegative()) {
+                throw new ConfigException(WARM_UP_MS + " = " + warmUp.toMillis() + " must be 0 or more");
+            }
         }
 
         static ExtraProtection parse(Profile profile, int r, Properties properties) {
             boolean anySet = false;
-            for (String key : List.of(KEY, AFTER_BATCHES, WAIT_MS)) {
+            for (String key : List.of(KEY, AFTER_BATCHES, WAIT_MS, WARM_UP_MS)) {
                 anySet |= properties.getProperty(key) != null;
             }
             if (!profile.quorum()) {
@@ -139,7 +147,8 @@ public record ClusterConfig(
             return new ExtraProtection(
                     enabled,
                     integer(properties, AFTER_BATCHES, 32),
-                    Duration.ofMillis(integer(properties, WAIT_MS, 10)));
+                    Duration.ofMillis(integer(properties, WAIT_MS, 10)),
+                    Duration.ofMillis(integer(properties, WARM_UP_MS, DEFAULT_WARM_UP_MS)));
         }
     }
 
@@ -344,6 +353,7 @@ public record ClusterConfig(
             "quorum.extra-protection",
             "quorum.extra-protection.after-batches",
             "quorum.extra-protection.wait-ms",
+            "quorum.extra-protection.warm-up-ms",
             Bounds.BATCHES,
             Bounds.VIEWS,
             Bounds.HELD,

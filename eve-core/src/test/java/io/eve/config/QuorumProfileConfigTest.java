@@ -63,12 +63,17 @@ class QuorumProfileConfigTest {
     @Test
     void shouldTurnTheExtraProtectionModeOnForTheCrashProfileOnly() throws IOException {
         assertThat(parse("profile=crash\n" + THREE).extraProtection())
-                .isEqualTo(new ClusterConfig.ExtraProtection(true, 32, java.time.Duration.ofMillis(10)));
+                .isEqualTo(new ClusterConfig.ExtraProtection(
+                        true, 32, java.time.Duration.ofMillis(10), java.time.Duration.ofSeconds(10)));
         assertThat(parse("profile=crash\n" + THREE
                                 + "quorum.extra-protection=off\nquorum.extra-protection.after-batches=8\n"
-                                + "quorum.extra-protection.wait-ms=25\n")
+                                + "quorum.extra-protection.wait-ms=25\nquorum.extra-protection.warm-up-ms=0\n")
                         .extraProtection())
-                .isEqualTo(new ClusterConfig.ExtraProtection(false, 8, java.time.Duration.ofMillis(25)));
+                .isEqualTo(new ClusterConfig.ExtraProtection(
+                        false, 8, java.time.Duration.ofMillis(25), java.time.Duration.ZERO));
+        assertThatThrownBy(() -> parse("profile=crash\n" + THREE + "quorum.extra-protection.warm-up-ms=-1\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("quorum.extra-protection.warm-up-ms = -1 must be 0 or more");
         assertThat(parse("profile=bft\n" + FOUR).extraProtection().enabled()).isFalse();
         assertThat(parse("profile=primary-backup\nnodes=0@h:1, 1@h:2\n")
                         .extraProtection()

@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * reason each view entered in the mode doubles the wait, up to half the view timeout, until the mode ends;
  * the wait is also at least an estimate of how late the last token comes (decision 0028). A batch whose
  * missing tokens belong to replicas still catching up (each sent a newer token within the wait) waits on,
- * up to the probe's wait, instead of rolling back (docs/quorum.md, rule 6).
+ * up to the probe's wait, instead of rolling back (docs/quorum.md, rule 6). No batch counts towards the mode
+ * during the configured warm-up after the first token this verifier sees (a deployed JVM still compiling
+ * sends late tokens, and each would cost a rollback).
  *
  * <p>It only ever withholds this verifier's {@code Prepare} or starts a view change, both of which a slow
  * verifier may do anyway: safety never depends on it. Not thread-safe: the verifier's protocol thread calls it.
@@ -57,6 +59,11 @@ final class ExtraProtection {
 
     private boolean active;
     private boolean waiting;
+    /** When this verifier saw its first token, and whether the warm-up after it has run out. */
+    private long firstTokenAt;
+
+    private boolean heardAny;
+    private boolean warm;
     private int cleanRun;
     private int backoff;
     private int slowness;
@@ -109,6 +116,10 @@ final class ExtraProtection {
     void onVerify(int replica, Token token, long now) {
         if (!settings.enabled()) {
             return;
+        }
+        if (!heardAny) {
+            heardAny = true;
+            firstTokenAt = now;
         }
         long seq = token.seq();
         long[] heard = progress.computeIfAbsent(replica, r -> new long[] {-1, now});
@@ -232,6 +243,19 @@ final class ExtraProtection {
             return;
         }
         batch.decided = true;
+        if (!warm) {
+            warm = now - firstTokenAt >= settings.warmUpNanos();
+            if (!warm) {
+                return; // still warming up: nothing counts towards the mode (the lag estimate learns all the same)
+            }
+            if (settings.warmUpNanos() > 0) {
+                LOG.info(
+                        "{}: warm-up of {} ms over; {} clean batches in a row start extra protection",
+                        name,
+                        settings.warmUpNanos() / 1_000_000,
+                        settings.afterBatches() << backoff);
+            }
+        }
         if (!clean) {
             cleanRun = 0;
         } else if (++cleanRun >= settings.afterBatches() << backoff) {

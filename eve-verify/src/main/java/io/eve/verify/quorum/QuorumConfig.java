@@ -98,7 +98,8 @@ public record QuorumConfig(
                 new ExtraProtectionConfig(
                         protection.enabled(),
                         protection.afterBatches(),
-                        protection.waitTime().toNanos()),
+                        protection.waitTime().toNanos(),
+                        protection.warmUp().toNanos()),
                 cluster.bounds(),
                 cluster.pipelinedAgreement());
     }

@@ -38,8 +38,11 @@ class ExtraProtectionTest {
     }
 
     Verifier verifier() {
-        QuorumConfig config = QuorumConfig.crash(new int[] {0, 1, 2}, 1)
-                .withExtraProtection(new ExtraProtectionConfig(true, K, WAIT));
+        return verifier(new ExtraProtectionConfig(true, K, WAIT));
+    }
+
+    Verifier verifier(ExtraProtectionConfig protection) {
+        QuorumConfig config = QuorumConfig.crash(new int[] {0, 1, 2}, 1).withExtraProtection(protection);
         Verifier verifier = new Verifier(config, (to, m) -> sent.add(m), Evidence.PLAIN, false);
         verifier.start(0);
         return verifier;
@@ -94,6 +97,26 @@ class ExtraProtectionTest {
         cleanBatches(verifier, last, 1);
         assertThat(verifier.extraProtection()).isTrue();
         assertThat(verifier.extraProtectionEntries()).isEqualTo(1);
+    }
+
+    /** A JVM still compiling sends late tokens: during the warm-up no batch counts, clean or not. */
+    @Test
+    void shouldCountNoBatchTowardsTheModeDuringTheWarmUp() {
+        long warmUp = 100 * MS;
+        Verifier verifier = verifier(new ExtraProtectionConfig(true, K, WAIT, warmUp));
+        long start = now;
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, 3 * K);
+        assertThat(verifier.extraProtection())
+                .as("%d clean batches within the warm-up", 3 * K)
+                .isFalse();
+
+        now = start + warmUp;
+        last = cleanBatches(verifier, last, K - 1);
+        assertThat(verifier.extraProtection()).isFalse();
+        cleanBatches(verifier, last, 1);
+        assertThat(verifier.extraProtection())
+                .as("k clean batches after the warm-up")
+                .isTrue();
     }
 
     @Test
