@@ -485,9 +485,13 @@ final class Simulation implements World {
      * ({@code sync=interval}), or nothing (a corrupt file: it refuses to start naming the file, the operator moves
      * the directory away, and it starts empty). Its peer has every acknowledged write, so none may be lost.
      */
-    /** Whether replicas keep what a disk with {@code storage.sync=interval} holds (profile {@code disk-loss}). */
+    /**
+     * Whether replicas keep what a disk forced only on an interval holds: profile {@code disk-loss}
+     * ({@code storage.sync=interval}), and the whole-pair restarts, where a backup's disk holds only its last
+     * interval force (decision 0041: only the replica that releases a batch's replies forces for it at once).
+     */
     boolean keepsSyncedDisks() {
-        return diskLoss;
+        return diskLoss || faults.pairRestarts();
     }
 
     private void crashWithDisk(int node) {
@@ -509,19 +513,22 @@ final class Simulation implements World {
     }
 
     /**
-     * Both replicas crash at once and restart, one after the other, from their disks: each keeps the state of
-     * its last committed batch (docs/primary-backup.md, "Whole-cluster restart").
+     * Both replicas crash at once and restart, one after the other, from their disks (docs/primary-backup.md,
+     * "Whole-cluster restart"): the primary's holds the state of its last committed batch (it forced each batch
+     * before releasing its replies), the backup's only what its last interval force covered, possibly nothing
+     * (decision 0041: a replica that releases no replies forces its log on the interval).
      */
     private void restartPairFromDisks() {
         long downFor = 5 * MS + faultRandom.nextLong(FAILURE_TIMEOUT_NANOS);
         for (int node : NODES) {
             SimReplica replica = replicas[node];
-            Optional<SimReplica.Disk> disk = replica.disk();
+            boolean primary = replica.machine.isPrimary();
+            Optional<SimReplica.Disk> disk = primary ? replica.disk() : replica.syncedDisk();
             replica.crash();
             crashes++;
             long after = downFor + faultRandom.nextLong(FAILURE_TIMEOUT_NANOS / 2);
-            log("fault: crash " + replica.name() + " (primary: " + replica.machine.isPrimary() + ") with the pair,"
-                    + " restart from its disk (committed "
+            log("fault: crash " + replica.name() + " (primary: " + primary + ") with the pair,"
+                    + " restart from its disk (" + (primary ? "committed " : "last interval force at ")
                     + disk.map(SimReplica.Disk::seq).orElse(0L) + ") in "
                     + after / MS + " ms");
             queue.after(after, "restart node " + node + " from its disk", () -> startReplica(node, true, disk));
