@@ -84,12 +84,7 @@ class BatchLogTest {
     /** A crash leaves the zeros after the records: recovery reads them as the clean end, cutting nothing. */
     @Test
     void shouldRecoverEveryRecordOfASegmentLeftWithItsZerosByACrash() throws IOException {
-        List<LoggedBatch> batches = Counters.run(Counters.newStage(), 1, 10, 4);
-        BatchLog crashed = new BatchLog(dir, FileSync.FORCE, 64L << 20);
-        for (LoggedBatch batch : batches) {
-            crashed.append(batch);
-        }
-        crashed.force(); // never closed: the process died here
+        crashAfterAppending(Counters.run(Counters.newStage(), 1, 10, 4));
         Path segment = onlySegment();
         long size = Files.size(segment);
 
@@ -112,11 +107,7 @@ class BatchLogTest {
     @Test
     void shouldCutARecordTornInTheMiddleOfTheZeros() throws IOException {
         List<LoggedBatch> batches = Counters.run(Counters.newStage(), 1, 5, 4);
-        BatchLog crashed = new BatchLog(dir, FileSync.FORCE, 64L << 20);
-        for (LoggedBatch batch : batches) {
-            crashed.append(batch);
-        }
-        crashed.force();
+        crashAfterAppending(batches);
         Path segment = onlySegment();
         long lastRecord = BatchLog.SEGMENT_HEADER_BYTES
                 + batches.subList(0, 4).stream()
@@ -136,6 +127,15 @@ class BatchLogTest {
         assertThat(last).isEqualTo(4);
         assertThat(replayed).containsExactly(1L, 2L, 3L, 4L);
         assertThat(Files.size(segment)).as("cut at the torn record").isEqualTo(lastRecord);
+    }
+
+    /** Appends {@code batches} to a new log and forces them, never closing it: the process dies there. */
+    private void crashAfterAppending(List<LoggedBatch> batches) throws IOException {
+        BatchLog crashed = new BatchLog(dir, FileSync.FORCE, 64L << 20);
+        for (LoggedBatch batch : batches) {
+            crashed.append(batch);
+        }
+        crashed.force();
     }
 
     private Path newestSegment() throws IOException {

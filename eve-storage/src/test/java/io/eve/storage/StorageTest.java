@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -157,15 +158,9 @@ class StorageTest {
     @Test
     void shouldForceOnDemandOnlyUpToTheBatchesRepliesWaitFor() throws Exception {
         AtomicInteger forces = new AtomicInteger();
-        FileSync counting = channel -> {
-            forces.incrementAndGet();
-            channel.force(false);
-        };
-        Storage storage = new Storage(config().withSync(Sync.BATCH, Duration.ofHours(1)), "node 0", counting);
-        ExecutionStage stage = Counters.newStage();
-        storage.recover(stage);
-        storage.forceOnDemand();
-        storage.start(seq -> {}, failure -> {});
+        Opened opened = openOnDemand(config().withSync(Sync.BATCH, Duration.ofHours(1)), forces);
+        Storage storage = opened.storage();
+        ExecutionStage stage = opened.stage();
         List<LoggedBatch> batches = Counters.run(stage, 1, 5, KEYS);
         batches.subList(0, 3).forEach(storage::append);
 
@@ -196,15 +191,9 @@ class StorageTest {
     @Test
     void shouldForceWantedBatchesAndTellWhichAreOnDiskEvenWithSyncNone() throws Exception {
         AtomicInteger forces = new AtomicInteger();
-        FileSync counting = channel -> {
-            forces.incrementAndGet();
-            channel.force(false);
-        };
-        Storage storage = new Storage(config().withSync(Sync.NONE, Duration.ofMillis(10)), "node 0", counting);
-        ExecutionStage stage = Counters.newStage();
-        storage.recover(stage);
-        storage.forceOnDemand();
-        storage.start(seq -> {}, failure -> {});
+        Opened opened = openOnDemand(config().withSync(Sync.NONE, Duration.ofMillis(10)), forces);
+        Storage storage = opened.storage();
+        ExecutionStage stage = opened.stage();
         List<LoggedBatch> batches = Counters.run(stage, 1, 4, KEYS);
         batches.forEach(storage::append);
         awaitDurable(storage, 4);
@@ -214,10 +203,7 @@ class StorageTest {
                 .isZero();
 
         storage.want(3);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (storage.forcedSeq() < 3 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
+        awaitAtLeast(storage::forcedSeq, 3, "forced batch");
         assertThat(storage.forcedSeq()).isEqualTo(4);
         assertThat(forces.get() - atStart).as("one force").isEqualTo(1);
         storage.close();
@@ -236,11 +222,29 @@ class StorageTest {
     }
 
     private static void awaitDurable(Storage storage, long seq) throws InterruptedException {
+        awaitAtLeast(storage::durableSeq, seq, "durable batch");
+    }
+
+    /** Waits (up to 20 s, for a loaded machine) until {@code value} reaches {@code seq}. */
+    private static void awaitAtLeast(LongSupplier value, long seq, String what) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (storage.durableSeq() < seq && System.nanoTime() < deadline) {
+        while (value.getAsLong() < seq && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
-        assertThat(storage.durableSeq()).as("durable batch").isGreaterThanOrEqualTo(seq);
+        assertThat(value.getAsLong()).as(what).isGreaterThanOrEqualTo(seq);
+    }
+
+    /** Opens storage forcing on demand, counting the forces of its files (the folder's included) in {@code forces}. */
+    private static Opened openOnDemand(StorageConfig config, AtomicInteger forces) {
+        Storage storage = new Storage(config, "node 0", channel -> {
+            forces.incrementAndGet();
+            channel.force(false);
+        });
+        ExecutionStage stage = Counters.newStage();
+        Recovered recovered = storage.recover(stage);
+        storage.forceOnDemand();
+        storage.start(seq -> {}, failure -> {});
+        return new Opened(storage, stage, recovered);
     }
 
     @Test
