@@ -36,6 +36,10 @@ final class ExtraProtection {
     private static final int KEPT_BATCHES = 256;
     private static final int MAX_BACKOFF_DOUBLINGS = 6;
     private static final int MAX_WAIT_DOUBLINGS = 10;
+    /** How long a late token keeps the wait long: its lateness counts half after this long. */
+    static final long LATE_TOKEN_HALF_LIFE_NANOS = 60_000_000_000L;
+    /** The wait is at least this many times the latest token's lateness seen lately. */
+    private static final int LATE_TOKEN_MARGIN = 2;
 
     /** What the verifier does with a batch that has a quorum of matching tokens. */
     enum Verdict {
@@ -48,6 +52,8 @@ final class ExtraProtection {
     private final long probeWaitNanos;
     /** How late the last token comes after the quorum, over the batches where all came (decision 0028). */
     private final LatencyEstimate lastTokenLag;
+    /** The longest such lag seen lately (rule 1: the rare long lags come back, the mean forgets them). */
+    private final DecayingMaximum longestLag = new DecayingMaximum(LATE_TOKEN_HALF_LIFE_NANOS);
 
     private final int replicas;
     private final int[] executionReplicas;
@@ -140,6 +146,7 @@ final class ExtraProtection {
         if (batch.quorumToken != null && batch.tokens.size() == replicas && !mismatched(batch)) {
             // Also for a batch already judged late: the estimate must learn how late tokens really come.
             lastTokenLag.sample(now - batch.quorumAt);
+            longestLag.sample(now - batch.quorumAt, now);
         }
         if (batch.quorumToken == null && countMatching(batch, token) >= quorum) {
             batch.quorumToken = token;
@@ -177,7 +184,7 @@ final class ExtraProtection {
             batch.quorumAt = now;
         }
         boolean probing = seq == probe;
-        Boolean clean = outcome(batch, now, probing ? Math.max(waitNanos(), probeWaitNanos) : waitNanos());
+        Boolean clean = outcome(batch, now, probing ? Math.max(waitNanos(now), probeWaitNanos) : waitNanos(now));
         if (clean != null && !clean && !mismatched(batch) && missingAreCatchingUp(batch, now)) {
             clean = null;
         }
@@ -238,7 +245,7 @@ final class ExtraProtection {
         if (batch.decided) {
             return;
         }
-        Boolean clean = outcome(batch, now, waitNanos());
+        Boolean clean = outcome(batch, now, waitNanos(now));
         if (clean == null) {
             return;
         }
@@ -284,13 +291,16 @@ final class ExtraProtection {
     }
 
     /**
-     * The wait: the configured one, doubled for every rollback in this stay in the mode that a late token rather
-     * than a wrong one caused, or the estimate of how late the last token comes (mean plus four deviations),
-     * whichever is longer; at most the probe's wait (half the view timeout), and never below the configured one.
+     * The wait at {@code now}: the longest of the configured one doubled for every view entered in this stay in
+     * the mode, the estimate of how late the last token comes (mean plus four deviations), and twice the
+     * longest lateness seen lately (halved per minute of age); at most the probe's wait (half the view timeout),
+     * and never below the configured one. Waiting longer costs nothing while tokens come: only a replica that
+     * stopped keeps a batch waiting the whole wait, once, before the rollback and the probe that ends the mode.
      */
-    long waitNanos() {
+    long waitNanos(long now) {
         long doubled = settings.waitNanos() << slowness;
-        return Math.max(settings.waitNanos(), Math.min(probeWaitNanos, Math.max(doubled, lastTokenLag.timeoutNanos())));
+        long learned = Math.max(lastTokenLag.timeoutNanos(), LATE_TOKEN_MARGIN * longestLag.valueAt(now));
+        return Math.max(settings.waitNanos(), Math.min(probeWaitNanos, Math.max(doubled, learned)));
     }
 
     /**
@@ -306,7 +316,7 @@ final class ExtraProtection {
         if (now - batch.quorumAt > probeWaitNanos) {
             return false;
         }
-        long recent = waitNanos();
+        long recent = waitNanos(now);
         for (int replica : executionReplicas) {
             if (batch.tokens.containsKey(replica)) {
                 continue;

@@ -560,7 +560,7 @@ public final class Verifier {
                 startViewChange(
                         views.view() + 1,
                         "extra protection: the tokens of batch " + token.seq() + " did not all match within "
-                                + protection.waitNanos() / 1_000_000 + " ms");
+                                + protection.waitNanos(now) / 1_000_000 + " ms");
         }
     }
 

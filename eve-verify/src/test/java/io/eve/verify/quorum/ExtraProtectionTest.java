@@ -256,6 +256,47 @@ class ExtraProtectionTest {
         assertThat(prepared(slow)).isTrue();
     }
 
+    /**
+     * A rare long lateness (a force stalled behind a checkpoint, a collector pause) comes back at about the same
+     * length; the mean and deviation forget it within a few dozen batches, so the wait keeps twice the longest
+     * lateness seen lately, and forgets it only as it ages (half per minute).
+     */
+    @Test
+    void shouldWaitTwiceTheLongestLatenessSeenLatelyUntilItAges() {
+        Verifier verifier = verifier();
+        Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
+        assertThat(verifier.extraProtection()).isTrue();
+        Token slowOnce = token(K + 1, 7, last);
+        verify(verifier, 0, slowOnce, 0, 1);
+        now += 8 * MS; // within the 10 ms wait
+        verifier.onTick(now);
+        verify(verifier, 0, slowOnce, 2);
+        agree(verifier, 0, slowOnce);
+        last = cleanBatches(verifier, slowOnce, 100); // the mean and deviation forget the 8 ms
+
+        Token late = token(last.seq() + 1, 9, last);
+        verify(verifier, 0, late, 0, 1);
+        now += 14 * MS;
+        verifier.onTick(now);
+        assertThat(verifier.extraProtectionRollbacks())
+                .as("14 ms late, after an 8 ms lateness 100 batches ago")
+                .isZero();
+        verify(verifier, 0, late, 2);
+        assertThat(prepared(late)).isTrue();
+        agree(verifier, 0, late);
+
+        now += 300_000 * MS; // five half-lives: 14 ms counts as 0.4 ms
+        last = cleanBatches(verifier, late, 1);
+        Token lateAgain = token(last.seq() + 1, 10, last);
+        verify(verifier, 0, lateAgain, 0, 1);
+        now += 14 * MS;
+        verifier.onTick(now);
+        assertThat(verifier.extraProtectionRollbacks())
+                .as("the same lateness five minutes on")
+                .isEqualTo(1);
+        assertThat(prepared(lateAgain)).isFalse();
+    }
+
     /** Issue 24: verifiers that only followed a rollback took turns ordering their own for the same lateness. */
     @Test
     void shouldAlsoWaitLongerAfterARollbackAnotherVerifierOrdered() {
