@@ -315,7 +315,8 @@ public final class NettyTransport implements Transport {
             synchronized (held) {
                 Outbox accepted = inbound.get(to);
                 if (accepted != null && accepted.channel().isActive()) {
-                    accepted.add(codec.encode(message));
+                    // A client: its replies of one commit go out together (Outbox.addDeferred).
+                    accepted.addDeferred(codec.encode(message));
                 } else if (!held.hold(to, codec.encode(message), System.nanoTime())) {
                     LOG.debug("node {}: no connection from node {} and no room to hold its message", self, to);
                 }

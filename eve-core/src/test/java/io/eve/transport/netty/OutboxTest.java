@@ -101,6 +101,41 @@ class OutboxTest {
         assertThat(written(channel)).isEqualTo(expected);
     }
 
+    /** Replies to a client: the event loop's own frames wait for the end of its task, then go with one flush. */
+    @Test
+    void shouldWriteDeferredFramesOfOneEventLoopTaskWithOneFlushAfterIt() {
+        FlushCounter counter = new FlushCounter();
+        EmbeddedChannel channel = new EmbeddedChannel(counter);
+        Outbox outbox = new Outbox(channel, channel.eventLoop());
+        outbox.addDeferred(frame(10, 1));
+        outbox.addDeferred(frame(20, 2));
+        outbox.addDeferred(frame(5, 3));
+        assertThat(counter.flushes)
+                .as("nothing written while the sender's task runs")
+                .isZero();
+        channel.runPendingTasks();
+        assertThat(counter.flushes).isEqualTo(1);
+
+        byte[] expected = new byte[35];
+        Arrays.fill(expected, 0, 10, (byte) 1);
+        Arrays.fill(expected, 10, 30, (byte) 2);
+        Arrays.fill(expected, 30, 35, (byte) 3);
+        assertThat(written(channel)).isEqualTo(expected);
+        channel.runPendingTasks();
+        assertThat(counter.flushes).as("the drain ran once").isEqualTo(1);
+    }
+
+    /** A frame added at once after deferred ones keeps the order: it drains them first. */
+    @Test
+    void shouldKeepTheOrderWhenAnImmediateFrameFollowsDeferredOnes() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        Outbox outbox = new Outbox(channel, channel.eventLoop());
+        outbox.addDeferred(frame(3, 1));
+        outbox.add(frame(4, 2));
+        channel.runPendingTasks();
+        assertThat(written(channel)).isEqualTo(new byte[] {1, 1, 1, 2, 2, 2, 2});
+    }
+
     @Test
     void shouldKeepEachSendersOrderWhenThreadsAddAtOnce() throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
