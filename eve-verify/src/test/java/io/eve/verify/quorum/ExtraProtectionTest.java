@@ -266,18 +266,12 @@ class ExtraProtectionTest {
         Verifier verifier = verifier();
         Token last = cleanBatches(verifier, ViewChanges.ORIGIN, K);
         assertThat(verifier.extraProtection()).isTrue();
-        Token slowOnce = token(K + 1, 7, last);
-        verify(verifier, 0, slowOnce, 0, 1);
-        now += 8 * MS; // within the 10 ms wait
-        verifier.onTick(now);
+        Token slowOnce = quorumThenWait(verifier, last, 7, 8 * MS); // within the 10 ms wait
         verify(verifier, 0, slowOnce, 2);
         agree(verifier, 0, slowOnce);
         last = cleanBatches(verifier, slowOnce, 100); // the mean and deviation forget the 8 ms
 
-        Token late = token(last.seq() + 1, 9, last);
-        verify(verifier, 0, late, 0, 1);
-        now += 14 * MS;
-        verifier.onTick(now);
+        Token late = quorumThenWait(verifier, last, 9, 14 * MS);
         assertThat(verifier.extraProtectionRollbacks())
                 .as("14 ms late, after an 8 ms lateness 100 batches ago")
                 .isZero();
@@ -287,14 +281,20 @@ class ExtraProtectionTest {
 
         now += 300_000 * MS; // five half-lives: 14 ms counts as 0.4 ms
         last = cleanBatches(verifier, late, 1);
-        Token lateAgain = token(last.seq() + 1, 10, last);
-        verify(verifier, 0, lateAgain, 0, 1);
-        now += 14 * MS;
-        verifier.onTick(now);
+        Token lateAgain = quorumThenWait(verifier, last, 10, 14 * MS);
         assertThat(verifier.extraProtectionRollbacks())
                 .as("the same lateness five minutes on")
                 .isEqualTo(1);
         assertThat(prepared(lateAgain)).isFalse();
+    }
+
+    /** The batch after {@code last} gets the tokens of replicas 0 and 1 in view 0; then {@code wait} passes. */
+    Token quorumThenWait(Verifier verifier, Token last, int state, long wait) {
+        Token next = token(last.seq() + 1, state, last);
+        verify(verifier, 0, next, 0, 1);
+        now += wait;
+        verifier.onTick(now);
+        return next;
     }
 
     /** Issue 24: verifiers that only followed a rollback took turns ordering their own for the same lateness. */
