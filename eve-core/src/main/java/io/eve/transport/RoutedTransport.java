@@ -56,6 +56,12 @@ public final class RoutedTransport implements Transport {
     }
 
     @Override
+    public void flush() {
+        replicas.flush();
+        others.flush();
+    }
+
+    @Override
     public void close() {
         try {
             replicas.close();

@@ -59,6 +59,13 @@ final class Delivery extends SimpleChannelInboundHandler<Message> {
     }
 
     @Override
+    public void channelReadComplete(ChannelHandlerContext context) {
+        // The replies the messages of this read released leave now, together (NettyTransport.flush).
+        transport.flush();
+        context.fireChannelReadComplete();
+    }
+
+    @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
         transport.onConnectionFailed(from, context.channel(), cause);
         context.close();

@@ -19,8 +19,10 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
@@ -89,6 +91,13 @@ public final class NettyTransport implements Transport {
     private final Map<ClosedBecause, AtomicLong> closedConnections = new EnumMap<>(ClosedBecause.class);
     /** Also the lock under which {@code inbound} changes and answers to undialable nodes are written. */
     private final HeldMessages held = new HeldMessages();
+    // Per event loop: the client outboxes with replies queued by this thread's current task (flush()).
+    private final FastThreadLocal<ArrayList<Outbox>> deferredHere = new FastThreadLocal<>() {
+        @Override
+        protected ArrayList<Outbox> initialValue() {
+            return new ArrayList<>();
+        }
+    };
 
     private volatile Receiver receiver;
     private volatile Channel server;
@@ -315,14 +324,20 @@ public final class NettyTransport implements Transport {
             synchronized (held) {
                 Outbox accepted = inbound.get(to);
                 if (accepted != null && accepted.channel().isActive()) {
-                    // A client: its replies of one commit go out together (Outbox.addDeferred).
+                    // A client: its replies of one commit go out together (Outbox.addDeferred), at the end of
+                    // the read that released them or sooner (flush()).
                     accepted.addDeferred(codec.encode(message));
+                    if (accepted.listForEarlyDrain()) {
+                        deferredHere.get().add(accepted);
+                    }
                 } else if (!held.hold(to, codec.encode(message), System.nanoTime())) {
                     LOG.debug("node {}: no connection from node {} and no room to hold its message", self, to);
                 }
             }
             return;
         }
+        // Replies held on this thread leave before what the task sends to a replica after them.
+        flush();
         Link link = outbound.computeIfAbsent(to, Link::new);
         synchronized (link) {
             if (link.channel != null && link.channel.isActive()) {
@@ -483,6 +498,24 @@ public final class NettyTransport implements Transport {
             }
         }
         channel.closeFuture().addListener(future -> inbound.remove(from, outbox));
+    }
+
+    /**
+     * Drains the client outboxes this thread queued replies on (when it is their event loop) at once: called
+     * by the runtime when a burst of replies is complete, at the end of each read of a connection, and before
+     * a frame to a replica leaves, so that replies keep the order they were sent in.
+     */
+    @Override
+    public void flush() {
+        ArrayList<Outbox> outboxes = deferredHere.getIfExists();
+        if (outboxes == null || outboxes.isEmpty()) {
+            return;
+        }
+        // By index: a drain may (through a handler) queue more.
+        for (int i = 0; i < outboxes.size(); i++) {
+            outboxes.get(i).drainEarly();
+        }
+        outboxes.clear();
     }
 
     void deliver(int from, Message message) {

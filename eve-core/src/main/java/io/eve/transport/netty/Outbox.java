@@ -35,6 +35,8 @@ final class Outbox implements Runnable {
     private final EventLoop loop;
     private final Queue<byte[]> frames = PlatformDependent.newMpscQueue();
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    // On a list of outboxes its event loop drains early (NettyTransport.flush); confined to the event loop.
+    private boolean listed;
 
     Outbox(Channel channel) {
         this(channel, channel.eventLoop());
@@ -75,6 +77,28 @@ final class Outbox implements Runnable {
     void addDeferred(byte[] frame) {
         frames.add(frame);
         schedule();
+    }
+
+    /**
+     * Whether the caller, on this outbox's event loop, should put it on its list of outboxes to drain early
+     * with {@link #drainEarly}: true once until that drain, false on any other thread (there the drain
+     * {@link #addDeferred} scheduled runs as soon as the event loop gets to it).
+     */
+    boolean listForEarlyDrain() {
+        if (listed || !loop.inEventLoop()) {
+            return false;
+        }
+        listed = true;
+        return true;
+    }
+
+    /**
+     * On the event loop: drains what {@link #addDeferred} queued without waiting for its scheduled drain (which
+     * then finds nothing, or what was added since).
+     */
+    void drainEarly() {
+        listed = false;
+        run();
     }
 
     private void schedule() {

@@ -125,6 +125,41 @@ class OutboxTest {
         assertThat(counter.flushes).as("the drain ran once").isEqualTo(1);
     }
 
+    /** Listed on its event loop, an outbox's deferred frames leave with one flush as soon as it is drained early. */
+    @Test
+    void shouldDrainDeferredFramesEarlyOnceListed() {
+        FlushCounter counter = new FlushCounter();
+        EmbeddedChannel channel = new EmbeddedChannel(counter);
+        Outbox outbox = new Outbox(channel, channel.eventLoop());
+        outbox.addDeferred(frame(2, 1));
+        assertThat(outbox.listForEarlyDrain()).isTrue();
+        outbox.addDeferred(frame(3, 2));
+        assertThat(outbox.listForEarlyDrain()).as("listed once until drained").isFalse();
+
+        outbox.drainEarly();
+        assertThat(counter.flushes).isEqualTo(1);
+        assertThat(written(channel)).isEqualTo(new byte[] {1, 1, 2, 2, 2});
+        channel.runPendingTasks();
+        assertThat(counter.flushes)
+                .as("the scheduled drain finds nothing to flush")
+                .isEqualTo(1);
+        assertThat(outbox.listForEarlyDrain())
+                .as("listed again after the drain")
+                .isTrue();
+    }
+
+    /** Only the outbox's own event loop lists it: elsewhere its scheduled drain is the early one. */
+    @Test
+    void shouldNotListAnOutboxFromAnotherThread() {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try {
+            Outbox outbox = new Outbox(new EmbeddedChannel(), group.next());
+            assertThat(outbox.listForEarlyDrain()).isFalse();
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
     /** A frame added at once after deferred ones keeps the order: it drains them first. */
     @Test
     void shouldKeepTheOrderWhenAnImmediateFrameFollowsDeferredOnes() {

@@ -69,6 +69,11 @@ public final class AuthenticatingTransport implements Transport {
         inner.send(to, envelopes.outbound(to, message));
     }
 
+    @Override
+    public void flush() {
+        inner.flush();
+    }
+
     /** Messages dropped because they failed authentication (for {@code eve.auth.rejected}). */
     public long rejected() {
         return rejected.sum();

@@ -718,6 +718,8 @@ public final class ReplicaRuntime implements Replica {
                 }
             };
             if (inline) {
+                // Replies this task released (a commit before this batch) leave before it runs, not after.
+                transport.flush();
                 runOnStage(run);
             } else {
                 // The stage may be ending the batch before: it can plan this one, or start its free requests.
