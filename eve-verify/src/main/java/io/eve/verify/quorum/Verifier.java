@@ -108,6 +108,7 @@ public final class Verifier {
     private long now;
     private final Set<Integer> suspects = new HashSet<>();
     private long ignored;
+    private long staleJoinQueries;
     private boolean startConfirmed = true;
     private final Map<Integer, Message> startPrepares = new TreeMap<>();
     /** Whether this verifier left its view because tokens differed (a view change with a cause it saw). */
@@ -137,8 +138,9 @@ public final class Verifier {
      * @param recovering whether this verifier restarted without its state: it takes no part in agreement
      *     until it rejoins the others' view or a new view starts that it did not help choose (docs/quorum.md,
      *     "Rejoining" and "Restarts")
-     * @param joinNonce drawn afresh at each start: its {@code JoinQuery} carries it, so that answers to an
-     *     earlier incarnation's query are not taken for current ones
+     * @param joinNonce this incarnation's number, above those of every earlier start of the process ({@link
+     *     Incarnations#next}): its {@code JoinQuery} carries it, so that answers to an earlier incarnation's query
+     *     are not taken for current ones, and a late query of an earlier incarnation is told apart
      */
     public Verifier(QuorumConfig config, Outbox outbox, Evidence evidence, boolean recovering, long joinNonce) {
         this(config, outbox, evidence, recovering, joinNonce, null);
@@ -296,6 +298,11 @@ public final class Verifier {
     /** Messages dropped as duplicate, malformed, misattributed or out of place. */
     public long ignored() {
         return ignored;
+    }
+
+    /** Join queries not answered because they came from an earlier incarnation than one answered before. */
+    public long staleJoinQueries() {
+        return staleJoinQueries;
     }
 
     // ---- inputs --------------------------------------------------------------------------------
@@ -795,7 +802,17 @@ public final class Verifier {
         }
         // Rule F: from now on a view change of the joiner counts here only as its announcements allow, whether
         // this verifier is changing view or not (a view change of an earlier life may still be on its way).
-        rules.onRejoin(from, views.view(), query.nonce(), views.changing());
+        if (!rules.onRejoin(from, views.view(), query.nonce(), views.changing())) {
+            staleJoinQueries++;
+            LOG.warn(
+                    "verifier {}: a join query of verifier {} with incarnation {}, below one it sent before: an"
+                            + " earlier start's query delivered late, or that process's clock went back across a"
+                            + " restart; not answered",
+                    self,
+                    from,
+                    query.nonce());
+            return;
+        }
         Certificate proof = checkedProof(committedCertificate);
         // While it changes view, the view it is leaving for: the joiner bounds its earlier lives' views with it.
         long reached = views.reached();

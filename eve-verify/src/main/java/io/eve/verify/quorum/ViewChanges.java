@@ -80,18 +80,29 @@ final class ViewChanges {
      * F), since one that it sent before the restart may still be on its way, until that incarnation says what it
      * did ({@link #onAdopted}, {@link #onAdoptedNothing}, {@link #onTookNoPartBelow}). A filter already set for
      * that nonce stays while this verifier changes view.
+     *
+     * <p>Nonces are ordered: each start of a process draws one above those of its earlier starts (docs/quorum.md,
+     * "Rejoining", "Ordered incarnations"). A query with a nonce below the one a filter was set for comes from an
+     * earlier incarnation than that one, delivered late: it changes nothing, and is not to be answered (an answer
+     * would let that dead incarnation's announcement, if it is on its way too, move the filter back).
+     *
+     * @return false for such a late query of an earlier incarnation
      */
-    void onRejoin(int verifier, long view, long nonce, boolean changing) {
+    boolean onRejoin(int verifier, long view, long nonce, boolean changing) {
         Floor floor = rejoinFloors.get(verifier);
+        if (floor != null && nonce < floor.nonce) {
+            return false;
+        }
         if (floor != null && floor.nonce == nonce && (floor.announced() || changing)) {
             // A query still on its way after the incarnation said what it did; or, while this verifier changes
             // view, an answer the joiner cannot adopt from: the filter stays as it is, if there is one.
-            return;
+            return true;
         }
         if (floor == null || floor.nonce != nonce || floor.view < view) {
             long highest = floor == null ? view : Math.max(view, floor.view);
             rejoinFloors.put(verifier, new Floor(highest, nonce, Long.MAX_VALUE, -1));
         }
+        return true;
     }
 
     /**

@@ -541,4 +541,44 @@ class RejoinTest {
                 .as("batch 2: it may have been prepared for it before its restart")
                 .isNull();
     }
+
+    private static JoinState adopted(long nonce, Token token) {
+        return new JoinState(JOINER, nonce, 0, false, 0, token, commitVotes(0, token, 0, 1, 2));
+    }
+
+    /**
+     * docs/quorum.md, "Ordered incarnations": a query of an earlier incarnation delivered after the next one
+     * adopted is not answered, and that earlier incarnation's announcement, delivered after it, leaves the filter
+     * where the later incarnation set it.
+     */
+    @Test
+    void shouldNotLetALateQueryOfAnEarlierIncarnationMoveTheFilterBack() {
+        Verifier verifier = verifier(0, false);
+        // The later incarnation (200) asks, and says it adopted view 0 at batch 3.
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 200), MS);
+        verifier.onMessage(JOINER, adopted(200, third), 2 * MS);
+        sent.clear();
+        // Then a query and the announcement of the earlier incarnation (100), which the network held until now.
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 100), 3 * MS);
+        assertThat(sentOf(JoinState.class))
+                .as("a late query of an earlier incarnation is not answered")
+                .isEmpty();
+        assertThat(verifier.staleJoinQueries()).isEqualTo(1);
+        verifier.onMessage(JOINER, adopted(100, first), 4 * MS);
+
+        long ignored = verifier.ignored();
+        // A stale view change with a certificate of batch 3 of view 0: the earlier incarnation's announcement
+        // (batch 1) would let it count; the later one's (batch 3) lets only certificates from batch 5 count.
+        verifier.onMessage(JOINER, new ViewChange(1, JOINER, 0, third, commitVotes(0, third, 0, 1, 2)), 5 * MS);
+        assertThat(verifier.ignored()).isEqualTo(ignored + 1);
+    }
+
+    @Test
+    void shouldAnswerTheQueryOfALaterIncarnation() {
+        Verifier verifier = verifier(0, false);
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 100), MS);
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, 200), 2 * MS);
+        assertThat(sentOf(JoinState.class)).extracting(JoinState::nonce).containsExactly(100L, 200L);
+        assertThat(verifier.staleJoinQueries()).isZero();
+    }
 }

@@ -244,7 +244,8 @@ final class QuorumSimProcess {
                         this::send,
                         envelopes == null ? Evidence.PLAIN : envelopes.evidence(),
                         restarted,
-                        seeds.getAsLong(),
+                        // Ordered as Incarnations orders them, and random below (so different per process).
+                        ((long) incarnation << 32) | (seeds.getAsLong() >>> 32),
                         disk)
                 : null;
     }
