@@ -142,7 +142,7 @@ public final class SimulationRunner {
                 default ->
                     throw new IllegalArgumentException("unknown argument '" + args[i]
                             + "'; expected --profile, --seeds, --first, --seed, --fault-ms, --register-clients,"
-                            + " --per-seed or --stale-gets");
+                            + " --pipelined, --per-seed or --stale-gets");
             }
             i++;
         }
