@@ -57,7 +57,7 @@ public final class QuorumRoles implements HostedRoles {
         VerifierMemory memory =
                 store == null ? null : store.memory("verifier " + config.self(), () -> this::onVerifierDurable);
         this.verifier = config.hostsVerifier()
-                ? new Verifier(config, host::send, evidence, joining, Incarnations.next(), memory, refusals)
+                ? new Verifier(config, host::send, evidence, joining, host.incarnation(), memory, refusals)
                 : null;
     }
 

@@ -138,8 +138,8 @@ public final class Verifier {
      * @param recovering whether this verifier restarted without its state: it takes no part in agreement
      *     until it rejoins the others' view or a new view starts that it did not help choose (docs/quorum.md,
      *     "Rejoining" and "Restarts")
-     * @param joinNonce this incarnation's number, above those of every earlier start of the process ({@link
-     *     Incarnations#next}): its {@code JoinQuery} carries it, so that answers to an earlier incarnation's query
+     * @param joinNonce this incarnation's number, above those of every earlier start of the process
+     *     ({@code ReplicaHost.incarnation()}): its {@code JoinQuery} carries it, so that answers to an earlier incarnation's query
      *     are not taken for current ones, and a late query of an earlier incarnation is told apart
      */
     public Verifier(QuorumConfig config, Outbox outbox, Evidence evidence, boolean recovering, long joinNonce) {

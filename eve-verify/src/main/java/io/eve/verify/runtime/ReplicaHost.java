@@ -120,6 +120,14 @@ public interface ReplicaHost {
     }
 
     /**
+     * The number of this start of the node, above those of its earlier starts ({@link Incarnations}): a
+     * verifier's join nonce. Asked once, while the roles are created.
+     */
+    default long incarnation() {
+        return Incarnations.next();
+    }
+
+    /**
      * Lets consecutive batches overlap in the stage (docs/state.md, "Overlapping batches"); {@code
      * onDraining} hears, on the protocol mailbox, when the stage runs the last requests of batch n. Only while
      * the roles are created.

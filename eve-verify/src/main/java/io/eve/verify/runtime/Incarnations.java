@@ -1,4 +1,4 @@
-package io.eve.verify.quorum;
+package io.eve.verify.runtime;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

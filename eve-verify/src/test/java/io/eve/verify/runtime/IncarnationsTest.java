@@ -1,4 +1,4 @@
-package io.eve.verify.quorum;
+package io.eve.verify.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
