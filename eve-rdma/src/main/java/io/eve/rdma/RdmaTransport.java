@@ -5,9 +5,11 @@ import io.eve.rdma.control.ControlChannel;
 import io.eve.rdma.control.ControlFrame;
 import io.eve.rdma.ring.RingLayout;
 import io.eve.transport.Transport;
+import io.eve.transport.netty.tls.TlsIdentity;
 import io.eve.transport.wire.FrameCodec;
 import io.eve.transport.wire.FrameException;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -16,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
@@ -43,6 +46,11 @@ import org.slf4j.LoggerFactory;
  * <p>A failure of the fabric never stops the transport: it degrades only the pair it concerns to the
  * control channel (logged, counted in {@code eve.rdma.degrades}, shown by {@link #status()}), and the
  * pair returns to rings once a re-probe works ({@code eve.rdma.upgrades}); see {@link PeerLink}.
+ *
+ * <p>With {@link Builder#tls} the control channel runs the cluster's mutual TLS 1.3: descriptors (the remote
+ * keys of our rings), acknowledgements and the slow path go only to and from connections that proved the
+ * node they name; refused ones are counted in {@code eve.rdma.control.refused}. The ring writes themselves
+ * are not under TLS (docs/rdma.md, "The control channel").
  *
  * <p>Thread-safe. One thread per node ("rdma-node-N") polls the rings, moves messages onto paths and
  * delivers to the receiver, one message at a time; when idle it spins briefly, yields, arms its doorbells
@@ -98,7 +106,7 @@ public final class RdmaTransport implements Transport {
             return thread;
         });
         this.control = new ControlChannel(
-                builder.self, builder.listen, builder.peers, builder.maxFrameBytes + 64, new Events());
+                builder.self, builder.listen, builder.peers, builder.maxFrameBytes + 64, new Events(), builder.tls);
     }
 
     /**
@@ -128,8 +136,18 @@ public final class RdmaTransport implements Transport {
         private int idleYields = 20;
         private boolean doorbells = true;
         private MeterRegistry meters;
+        private TlsIdentity tls;
 
         private Builder() {}
+
+        /**
+         * Runs mutual TLS 1.3 with this node identity on every control connection (peers must hold
+         * certificates of the same CA). Default: plain TCP.
+         */
+        public Builder tls(TlsIdentity identity) {
+            this.tls = Objects.requireNonNull(identity, "identity");
+            return this;
+        }
 
         /**
          * How long a pair with rings open may go without progress (no acknowledgement while a message is
@@ -268,6 +286,10 @@ public final class RdmaTransport implements Transport {
                 throw new IllegalArgumentException("maxReprobeMillis (" + maxReprobeMillis
                         + ") must not be below firstReprobeMillis (" + firstReprobeMillis + ")");
             }
+            if (tls != null && !(tls.identity().isNode() && tls.identity().node() == self)) {
+                throw new IllegalArgumentException("the control channel of node " + self
+                        + " needs that node's TLS identity, got " + tls.identity());
+            }
             if (listen == null || fabric == null) {
                 throw new IllegalArgumentException("an RDMA transport needs listen (the control channel's address)"
                         + " and fabric; got listen = " + listen + ", fabric = " + fabric);
@@ -290,6 +312,14 @@ public final class RdmaTransport implements Transport {
     public void start(Receiver receiver) {
         this.receiver = Objects.requireNonNull(receiver, "receiver");
         fabric.doorbells(this::onDoorbell);
+        for (ControlChannel.Refusal reason : ControlChannel.Refusal.values()) {
+            FunctionCounter.builder("eve.rdma.control.refused", control, channel -> channel.refused(reason))
+                    .description("control connections refused: a failed TLS handshake or record, or a peer whose"
+                            + " certificate is not the node it named")
+                    .tag("node", Integer.toString(self))
+                    .tag("reason", reason.name().toLowerCase(Locale.ROOT))
+                    .register(meters);
+        }
         control.start();
         Thread thread = new Thread(this::run, "rdma-node-" + self);
         thread.setDaemon(true);
@@ -317,14 +347,17 @@ public final class RdmaTransport implements Transport {
             long degrades,
             long upgrades,
             long connectTimeouts,
-            String lastDegradeReason) {}
+            String lastDegradeReason,
+            long refusedImpostors,
+            long failedTlsDials) {}
 
     /**
      * The path to every peer this node has talked to: {@code ring}, {@code connecting} (rings being set
      * up, messages on the control channel meanwhile) or {@code control} (degraded; re-probing), with its
      * ring generation, counts (a generation abandoned by the connect timeout counts in {@code connectTimeouts}
-     * and, as the pair then moves to the control channel, in {@code degrades}), and why it last degraded
-     * ({@code null} if it never did).
+     * and, as the pair then moves to the control channel, in {@code degrades}), why it last degraded
+     * ({@code null} if it never did), and with TLS the control connections refused for claiming to be the
+     * peer without its certificate and the dials of the peer whose TLS handshake failed.
      */
     public List<PeerStatus> status() {
         List<PeerStatus> all = new ArrayList<>();
@@ -338,7 +371,9 @@ public final class RdmaTransport implements Transport {
                     link.degrades,
                     link.upgrades,
                     link.connectTimeouts,
-                    link.lastDegradeReason));
+                    link.lastDegradeReason,
+                    control.refusedImpostors(link.id),
+                    control.failedTlsDials(link.id)));
         }
         all.sort(java.util.Comparator.comparingInt(PeerStatus::peer));
         return all;
@@ -411,6 +446,14 @@ public final class RdmaTransport implements Transport {
         if (thread != null) {
             LockSupport.unpark(thread);
         }
+    }
+
+    /**
+     * How many control connections this node refused for {@code reason}, of all peers and of connections
+     * that never named one (always 0 without TLS).
+     */
+    public long refusedControlConnections(ControlChannel.Refusal reason) {
+        return control.refused(reason);
     }
 
     /** How many times this node dialled {@code peer}'s control channel and failed. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
 import io.eve.mixer.conflict.KeyConflictMixer;
+import io.eve.rdma.control.ControlChannel;
 import io.eve.rdma.memory.InMemoryFabric;
 import io.eve.transport.LocalNetwork;
 import io.eve.transport.RoutedTransport;
@@ -12,23 +13,31 @@ import io.eve.verify.primarybackup.CounterApp;
 import io.eve.verify.primarybackup.PrimaryBackupConfig;
 import io.eve.verify.primarybackup.PrimaryBackupRoles;
 import io.eve.verify.runtime.ReplicaRuntime;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The verification protocol itself over RDMA: a primary-backup pair whose replica traffic (batches,
  * tokens, commits, heartbeats) runs over {@link RdmaTransport} rings on the in-memory fabric, with clients
  * on a separate network ({@link RoutedTransport}, as {@code eve replica} wires it). Part way through, the
  * backup revokes the primary's access to its region: the pair degrades to the control channel and goes
- * on without losing, duplicating or reordering anything the protocol sent. And a backup that starts seconds
- * after the primary gets everything the primary sent it before it listened, so nobody fails over.
+ * on without losing, duplicating or reordering anything the protocol sent, also with the control channel
+ * under mutual TLS (where a plain peer claiming the primary's id is refused meanwhile). And a backup that
+ * starts seconds after the primary gets everything the primary sent it before it listened, so nobody fails
+ * over.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PrimaryBackupOverRdmaIT {
@@ -36,7 +45,64 @@ class PrimaryBackupOverRdmaIT {
     @Test
     void shouldCommitOverRingsAndKeepCommittingWhenThePathDegrades() throws Exception {
         InMemoryFabric fabric = new InMemoryFabric();
-        RdmaNodes rdma = new RdmaNodes(fabric::node);
+        commitThroughADegrade(fabric, new RdmaNodes(fabric::node), rdma -> {});
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldCommitWithTheControlChannelUnderMutualTlsAndRefuseAPlainPeer(@TempDir Path dir) throws Exception {
+        InMemoryFabric fabric = new InMemoryFabric();
+        RdmaNodes rdma = RdmaNodes.withTls(fabric::node, TlsBundle.write(dir, 2));
+        commitThroughADegrade(fabric, rdma, PrimaryBackupOverRdmaIT::plainPeerSaysItIsThePrimary);
+        assertThat(rdma.transport(1).refusedControlConnections(ControlChannel.Refusal.IMPOSTOR))
+                .isZero();
+        assertThat(rdma.transport(1).status())
+                .allSatisfy(status -> assertThat(status.refusedImpostors() + status.failedTlsDials())
+                        .isZero());
+    }
+
+    /**
+     * A plain TCP peer opens a control connection to the backup and says it is the primary, of a new
+     * incarnation (which, believed, would make the backup start the pair afresh): it is refused and counted.
+     */
+    private static void plainPeerSaysItIsThePrimary(RdmaNodes rdma) {
+        RdmaTransport backup = rdma.transport(1);
+        long before = backup.refusedControlConnections(ControlChannel.Refusal.TLS_FAILED);
+        ByteBuffer hello = ByteBuffer.allocate(25)
+                .putInt(21)
+                .put((byte) 1)
+                .putInt(0)
+                .putLong(999)
+                .putLong(1);
+        try (Socket plain = new Socket()) {
+            plain.connect(backup.boundAddress(), 10_000);
+            plain.setSoTimeout(30_000);
+            plain.getOutputStream().write(hello.array());
+            plain.getOutputStream().flush();
+            InputStream in = plain.getInputStream();
+            while (in.read() >= 0) {
+                // until the backup closes the connection
+            }
+        } catch (java.net.SocketTimeoutException e) {
+            throw new AssertionError("the backup did not close a plain control connection within 30 s", e);
+        } catch (java.io.IOException e) {
+            // a reset: closed as well
+        }
+        try {
+            RdmaDegradationTest.await(
+                    () -> backup.refusedControlConnections(ControlChannel.Refusal.TLS_FAILED) > before);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * Commits 200 adds over rings, runs {@code meanwhile}, revokes the primary's access to the backup's region
+     * and commits 200 more, which the degraded pair carries on the control channel until it returns to rings.
+     */
+    private static void commitThroughADegrade(InMemoryFabric fabric, RdmaNodes rdma, Consumer<RdmaNodes> meanwhile)
+            throws Exception {
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         CounterApp[] apps = {new CounterApp(), new CounterApp()};
         ReplicaRuntime[] replicas = new ReplicaRuntime[2];
@@ -52,6 +118,7 @@ class PrimaryBackupOverRdmaIT {
                 assertThat(rdma.transport(0).sentCounts(1)[0])
                         .as("messages from the primary to the backup through the ring")
                         .isPositive();
+                meanwhile.accept(rdma);
 
                 fabric.node(1).revoke(0);
                 addAll(client, 200, 400);

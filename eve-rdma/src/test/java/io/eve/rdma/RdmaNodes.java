@@ -2,6 +2,7 @@ package io.eve.rdma;
 
 import io.eve.protocol.Message;
 import io.eve.transport.Transport;
+import io.eve.transport.netty.tls.TlsIdentity;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -11,7 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
-/** Builds RDMA transports whose control channels listen on 127.0.0.1 ephemeral ports and find each other. */
+/**
+ * Builds RDMA transports whose control channels listen on 127.0.0.1 ephemeral ports and find each other, on
+ * plain TCP or under mutual TLS with each node's identity.
+ */
 final class RdmaNodes {
     private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
     private final Map<Integer, RdmaTransport> transports = new ConcurrentHashMap<>();
@@ -19,6 +23,8 @@ final class RdmaNodes {
     private final int ringBytes;
     private final int maxEntryPayload;
     private final Consumer<RdmaTransport.Builder> settings;
+    /** Each node's TLS identity, or {@code null} for plain TCP. */
+    private final IntFunction<TlsIdentity> identities;
 
     RdmaNodes(IntFunction<OneSidedFabric> fabrics) {
         this(fabrics, 1 << 16, 1024);
@@ -34,10 +40,25 @@ final class RdmaNodes {
             int ringBytes,
             int maxEntryPayload,
             Consumer<RdmaTransport.Builder> settings) {
+        this(fabrics, ringBytes, maxEntryPayload, settings, null);
+    }
+
+    private RdmaNodes(
+            IntFunction<OneSidedFabric> fabrics,
+            int ringBytes,
+            int maxEntryPayload,
+            Consumer<RdmaTransport.Builder> settings,
+            IntFunction<TlsIdentity> identities) {
         this.fabrics = fabrics;
         this.ringBytes = ringBytes;
         this.maxEntryPayload = maxEntryPayload;
         this.settings = settings;
+        this.identities = identities;
+    }
+
+    /** Nodes whose control channels run mutual TLS, each with its identity from {@code bundle}. */
+    static RdmaNodes withTls(IntFunction<OneSidedFabric> fabrics, TlsBundle bundle) {
+        return new RdmaNodes(fabrics, 1 << 16, 1024, builder -> {}, bundle::node);
     }
 
     RdmaTransport transport(int id) {
@@ -65,6 +86,9 @@ final class RdmaNodes {
                 .ringBytes(ringBytes)
                 .maxEntryPayload(maxEntryPayload);
         settings.accept(builder);
+        if (identities != null) {
+            builder.tls(identities.apply(id));
+        }
         RdmaTransport transport = builder.build();
         transports.put(id, transport);
         return new Transport() {

@@ -239,7 +239,7 @@ public final class EveReplica {
                             .tag("reason", "bad-signature")
                             .register(meters);
                 }
-                Transport transport = ReplicaTransports.of(cluster, node, netty, meters);
+                Transport transport = ReplicaTransports.of(cluster, node, netty, tls, meters);
                 if (envelopes != null) {
                     AuthenticatingTransport authenticating = new AuthenticatingTransport(transport, envelopes);
                     FunctionCounter.builder("eve.auth.rejected", authenticating, AuthenticatingTransport::rejected)

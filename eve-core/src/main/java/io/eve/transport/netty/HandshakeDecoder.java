@@ -6,12 +6,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.ssl.SslHandler;
 import java.nio.ByteBuffer;
-import java.security.cert.Certificate;
-import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLPeerUnverifiedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -118,12 +115,7 @@ final class HandshakeDecoder extends ByteToMessageDecoder {
     /** The identity of the peer's certificate (the TLS handshake is done before any data is read). */
     private static PeerIdentity peerIdentity(ChannelHandlerContext context) {
         SslHandler tls = context.pipeline().get(SslHandler.class);
-        try {
-            Certificate[] chain = tls.engine().getSession().getPeerCertificates();
-            return PeerIdentity.of((X509Certificate) chain[0]);
-        } catch (SSLPeerUnverifiedException | IllegalArgumentException e) {
-            return null;
-        }
+        return PeerIdentity.ofPeer(tls.engine().getSession()).orElse(null);
     }
 
     @Override

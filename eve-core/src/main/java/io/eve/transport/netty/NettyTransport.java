@@ -3,6 +3,7 @@ package io.eve.transport.netty;
 import io.eve.protocol.Message;
 import io.eve.transport.Transport;
 import io.eve.transport.netty.tls.PeerIdentity;
+import io.eve.transport.netty.tls.RefusalLog;
 import io.eve.transport.netty.tls.TlsIdentity;
 import io.eve.transport.wire.FrameCodec;
 import io.netty.bootstrap.Bootstrap;
@@ -17,7 +18,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.FastThreadLocal;
 import java.net.InetSocketAddress;
@@ -58,8 +58,6 @@ public final class NettyTransport implements Transport {
     private static final int PENDING_LIMIT = 10_000;
     private static final long REDIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long IMPOSTOR_LOG_SECONDS = 10;
-    /** How long a TLS handshake may take (a loaded machine's cold JVM needs seconds for its first ones). */
-    private static final long TLS_HANDSHAKE_TIMEOUT_MILLIS = 30_000;
 
     private static final io.netty.util.AttributeKey<Boolean> TLS_FAILURE_COUNTED =
             io.netty.util.AttributeKey.valueOf("eve.tls-failure-counted");
@@ -72,15 +70,14 @@ public final class NettyTransport implements Transport {
     private final long frameTimeoutMillis;
     private final EventLoopGroup group;
     private final ConnectionLossLog losses;
-    private final SslContext serverTls;
-    private final SslContext clientTls;
+    private final TlsIdentity tls;
     /**
      * With TLS: where the JDK's handshake work (certificate checks, key exchange) runs, so that a burst of
      * new connections does not hold the event loop that carries the established links.
      */
     private final java.util.concurrent.ExecutorService handshakes;
-    /** When each claimed id was last logged as refused, for {@link #IMPOSTOR_LOG_SECONDS}. */
-    private final Map<Integer, Long> impostorLogged = new ConcurrentHashMap<>();
+    /** Refusals, logged at most once per claimed id every {@link #IMPOSTOR_LOG_SECONDS}. */
+    private final RefusalLog refusals = new RefusalLog(LOG, IMPOSTOR_LOG_SECONDS);
 
     private final Map<Integer, Link> outbound = new ConcurrentHashMap<>();
     private final Map<Integer, Outbox> inbound = new ConcurrentHashMap<>();
@@ -136,8 +133,12 @@ public final class NettyTransport implements Transport {
         this.frameTimeoutMillis = builder.frameTimeoutMillis;
         this.group = new MultiThreadIoEventLoopGroup(builder.ioThreads, NioIoHandler.newFactory());
         this.losses = builder.losses != null ? builder.losses : new ConnectionLossLog();
-        this.serverTls = builder.tls == null ? null : builder.tls.serverContext();
-        this.clientTls = builder.tls == null ? null : builder.tls.clientContext();
+        this.tls = builder.tls;
+        if (tls != null) {
+            // Built now, so that the JDK's refusal of the identity stops the build rather than a connection.
+            tls.serverContext();
+            tls.clientContext();
+        }
         this.handshakes = builder.tls == null
                 ? null
                 : java.util.concurrent.Executors.newFixedThreadPool(2, runnable -> {
@@ -288,15 +289,14 @@ public final class NettyTransport implements Transport {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
-                        if (serverTls != null) {
-                            SslHandler tls = serverTls.newHandler(channel.alloc(), handshakes);
-                            tls.setHandshakeTimeoutMillis(TLS_HANDSHAKE_TIMEOUT_MILLIS);
-                            tls.handshakeFuture().addListener(done -> {
+                        if (tls != null) {
+                            SslHandler handler = tls.newServerHandler(channel.alloc(), handshakes);
+                            handler.handshakeFuture().addListener(done -> {
                                 if (!done.isSuccess()) {
                                     onTlsFailed(-1, channel, done.cause());
                                 }
                             });
-                            channel.pipeline().addLast(tls);
+                            channel.pipeline().addLast(handler);
                         }
                         channel.pipeline().addLast(new HandshakeDecoder(NettyTransport.this, handshakeTimeoutMillis));
                         channel.pipeline().addLast(new FrameDecoder(NettyTransport.this, codec, frameTimeoutMillis));
@@ -366,12 +366,11 @@ public final class NettyTransport implements Transport {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
-                        if (clientTls != null) {
+                        if (tls != null) {
                             // The peer host names the node dialed: IdentityTrustManager accepts only its certificate.
-                            SslHandler tls = clientTls.newHandler(
-                                    channel.alloc(), PeerIdentity.nodeName(link.peer), address.getPort(), handshakes);
-                            tls.setHandshakeTimeoutMillis(TLS_HANDSHAKE_TIMEOUT_MILLIS);
-                            channel.pipeline().addLast(tls);
+                            channel.pipeline()
+                                    .addLast(tls.newClientHandler(
+                                            channel.alloc(), link.peer, address.getPort(), handshakes));
                         }
                         channel.pipeline().addLast(new FrameDecoder(NettyTransport.this, codec, frameTimeoutMillis));
                         channel.pipeline().addLast(new Delivery(NettyTransport.this, link.peer));
@@ -380,13 +379,13 @@ public final class NettyTransport implements Transport {
         ChannelFuture connecting = bootstrap.connect(address);
         connecting.addListener(future -> {
             Channel channel = connecting.channel();
-            SslHandler tls = future.isSuccess() ? channel.pipeline().get(SslHandler.class) : null;
-            if (tls == null) {
+            SslHandler handler = future.isSuccess() ? channel.pipeline().get(SslHandler.class) : null;
+            if (handler == null) {
                 onDialed(link, channel, future.isSuccess(), future.cause());
                 return;
             }
             // Nothing goes out (not even the handshake) before the node dialed has proven who it is.
-            tls.handshakeFuture().addListener(done -> {
+            handler.handshakeFuture().addListener(done -> {
                 if (!done.isSuccess()) {
                     onTlsFailed(link.peer, channel, done.cause());
                     channel.close();
@@ -402,7 +401,7 @@ public final class NettyTransport implements Transport {
             return; // the handshake's failure and the exception that caused it are one failure
         }
         closed(ClosedBecause.TLS_FAILED);
-        logRefused(
+        refusals.warn(
                 peer,
                 "node {}: TLS with {} ({}) failed, closing: {}",
                 self,
@@ -417,7 +416,7 @@ public final class NettyTransport implements Transport {
      */
     void refuseImpostor(int claimed, PeerIdentity identity, Channel channel) {
         closed(ClosedBecause.IMPOSTOR);
-        logRefused(
+        refusals.warn(
                 claimed,
                 "node {}: {} authenticated as {} claimed to be {}; closing",
                 self,
@@ -427,18 +426,9 @@ public final class NettyTransport implements Transport {
         channel.close();
     }
 
-    private void logRefused(int key, String format, Object... arguments) {
-        long now = System.nanoTime();
-        Long last = impostorLogged.get(key);
-        if (last == null || now - last >= TimeUnit.SECONDS.toNanos(IMPOSTOR_LOG_SECONDS)) {
-            impostorLogged.put(key, now);
-            LOG.warn(format, arguments);
-        }
-    }
-
     /** Whether connections run TLS: then accepted connections carry a certificate identity. */
     boolean tls() {
-        return serverTls != null;
+        return tls != null;
     }
 
     /** Whether {@code id} is a node this one dials (a replica), as opposed to a client. */

@@ -1,17 +1,16 @@
 package io.eve.rdma.control;
 
+import io.eve.transport.netty.tls.TlsIdentity;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -39,6 +38,12 @@ import org.slf4j.LoggerFactory;
  * lost (dropped from the queue, or written to a connection that later broke) the next connection says so,
  * and the transport resends what it keeps.
  *
+ * <p>With a {@link TlsIdentity} every connection runs mutual TLS 1.3 first, as {@code NettyTransport}'s do
+ * (see ControlTls): a dialed node must present its own certificate before the hello goes out, and an
+ * accepted connection must present a node's certificate and name that node in its hello, else it is closed,
+ * counted ({@link #refused}) and logged, and nothing it sent reaches the listener. A refused connection
+ * displaces nothing: accepted connections never replace one another.
+ *
  * <p>Thread-safe. The listener is called on Netty's event loop.
  */
 public final class ControlChannel implements AutoCloseable {
@@ -53,10 +58,25 @@ public final class ControlChannel implements AutoCloseable {
     private final int maxFrameBytes;
     private final Listener listener;
     private final EventLoopGroup group;
+    /** Mutual TLS on every connection, or {@code null} for plain TCP. */
+    private final ControlTls tls;
+
     private final Map<Integer, Link> links = new ConcurrentHashMap<>();
     private final Set<Channel> accepted = ConcurrentHashMap.newKeySet();
     private volatile Channel server;
     private volatile boolean closed;
+
+    /** Why a control channel refused a connection (with TLS only). */
+    public enum Refusal {
+        /**
+         * The TLS handshake failed (no TLS, no certificate of the cluster's CA, a dialed node answered with
+         * another certificate, no handshake within {@value TlsIdentity#HANDSHAKE_TIMEOUT_MILLIS} ms) or a TLS
+         * record did not authenticate.
+         */
+        TLS_FAILED,
+        /** The peer's certificate is not a node's, or names another node than its hello. */
+        IMPOSTOR
+    }
 
     /** What the channel reports, on Netty's event loop. */
     public interface Listener {
@@ -73,18 +93,31 @@ public final class ControlChannel implements AutoCloseable {
         void onFrame(int from, ControlFrame frame);
     }
 
+    /** A channel on plain TCP. */
     public ControlChannel(
             int self,
             InetSocketAddress listen,
             IntFunction<InetSocketAddress> peers,
             int maxFrameBytes,
             Listener listener) {
+        this(self, listen, peers, maxFrameBytes, listener, null);
+    }
+
+    /** A channel whose connections run mutual TLS 1.3 as {@code tls}, or plain TCP if it is {@code null}. */
+    public ControlChannel(
+            int self,
+            InetSocketAddress listen,
+            IntFunction<InetSocketAddress> peers,
+            int maxFrameBytes,
+            Listener listener,
+            TlsIdentity tls) {
         this.self = self;
         this.listen = Objects.requireNonNull(listen, "listen");
         this.peers = Objects.requireNonNull(peers, "peers");
         this.maxFrameBytes = maxFrameBytes;
         this.listener = Objects.requireNonNull(listener, "listener");
         this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        this.tls = tls == null ? null : new ControlTls(self, tls, id -> peers.apply(id) != null);
     }
 
     /** An outgoing connection: the channel once up, and the frames that wait for it. */
@@ -111,8 +144,11 @@ public final class ControlChannel implements AutoCloseable {
                         }
                         accepted.add(channel);
                         channel.closeFuture().addListener(done -> accepted.remove(channel));
+                        if (tls != null) {
+                            tls.onAccepted(channel);
+                        }
                         channel.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4));
-                        channel.pipeline().addLast(new Inbound());
+                        channel.pipeline().addLast(new Inbound(self, listener, tls));
                     }
                 });
         try {
@@ -190,12 +226,30 @@ public final class ControlChannel implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                        if (tls != null) {
+                            tls.onDialing(channel, peer, address);
+                        }
                         channel.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4));
+                        if (tls != null) {
+                            channel.pipeline().addLast(tls.newFailureHandler(peer));
+                        }
                     }
                 });
         ChannelFuture connecting = bootstrap.connect(address);
-        connecting.addListener(
-                future -> onDialed(peer, link, connecting.channel(), future.isSuccess(), future.cause()));
+        connecting.addListener(future -> {
+            Channel channel = connecting.channel();
+            if (tls == null || !future.isSuccess()) {
+                onDialed(peer, link, channel, future.isSuccess(), future.cause());
+                return;
+            }
+            // Nothing goes out, the hello included, before the node dialed has proven who it is.
+            ControlTls.handshake(channel).addListener(done -> {
+                if (!done.isSuccess()) {
+                    tls.onFailed(channel, peer, done.cause());
+                }
+                onDialed(peer, link, channel, done.isSuccess(), done.cause());
+            });
+        });
     }
 
     private void onDialed(int peer, Link link, Channel channel, boolean connected, Throwable cause) {
@@ -293,6 +347,21 @@ public final class ControlChannel implements AutoCloseable {
         }
     }
 
+    /** How many connections this channel refused for {@code reason} (always 0 without TLS). */
+    public long refused(Refusal reason) {
+        return tls == null ? 0 : tls.refused(reason);
+    }
+
+    /** How many accepted connections claimed to be {@code peer} in their hello and were refused as impostors. */
+    public long refusedImpostors(int peer) {
+        return tls == null ? 0 : tls.refusedImpostors(peer);
+    }
+
+    /** How many dials of {@code peer} failed in the TLS handshake (its address answered without its certificate). */
+    public long failedTlsDials(int peer) {
+        return tls == null ? 0 : tls.failedTlsDials(peer);
+    }
+
     /** Stops listening and closes every connection, the accepted ones included, before the event loop stops. */
     @Override
     public void close() {
@@ -311,39 +380,8 @@ public final class ControlChannel implements AutoCloseable {
             }
         });
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    }
-
-    /** An accepted connection: a hello names the peer, then frames flow to the listener. */
-    private final class Inbound extends SimpleChannelInboundHandler<ByteBuf> {
-        private int from = -1;
-
-        @Override
-        protected void channelRead0(ChannelHandlerContext context, ByteBuf frame) {
-            ControlFrame decoded = ControlCodec.decode(frame.nioBuffer());
-            if (from < 0) {
-                if (!(decoded instanceof ControlFrame.Hello hello) || hello.node() < 0) {
-                    throw new IllegalArgumentException("the first frame must be a hello, got " + decoded);
-                }
-                from = hello.node();
-                LOG.debug(
-                        "node {}: control connection from node {} ({}), incarnation {}, first seq {}",
-                        self,
-                        from,
-                        context.channel().remoteAddress(),
-                        hello.incarnation(),
-                        hello.firstSeq());
-            }
-            listener.onFrame(from, decoded);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-            LOG.warn(
-                    "node {}: closing the control connection from {}: {}",
-                    self,
-                    context.channel().remoteAddress(),
-                    cause.toString());
-            context.close();
+        if (tls != null) {
+            tls.close();
         }
     }
 }

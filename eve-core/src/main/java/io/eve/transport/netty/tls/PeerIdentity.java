@@ -1,11 +1,15 @@
 package io.eve.transport.netty.tls;
 
+import java.security.cert.Certificate;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
 
 /**
  * Who a certificate says its holder is: node {@code node}, or a client allowed the client ids
@@ -105,6 +109,19 @@ public record PeerIdentity(int node, int firstClient, int lastClient, String nam
                     + "<id> or " + CLIENTS_URI + "<first>-<last>; generate it with ./eve certs)");
         }
         return found;
+    }
+
+    /**
+     * The identity the peer of {@code session} proved with its certificate (read once the handshake is done);
+     * empty if it presented none, or one without an Eve identity.
+     */
+    public static Optional<PeerIdentity> ofPeer(SSLSession session) {
+        try {
+            Certificate[] chain = session.getPeerCertificates();
+            return Optional.of(of((X509Certificate) chain[0]));
+        } catch (SSLPeerUnverifiedException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     private static PeerIdentity parseUri(String uri, String cn) {

@@ -1,9 +1,11 @@
 package io.eve.transport.netty.tls;
 
 import io.eve.config.ConfigException;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +32,7 @@ import java.util.Date;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLException;
@@ -62,6 +65,8 @@ public final class TlsIdentity {
     public static final String CA_CERT = "ca.crt";
     /** The only protocol spoken. */
     public static final String PROTOCOL = "TLSv1.3";
+    /** How long a TLS handshake may take (a loaded machine's cold JVM needs seconds for its first ones). */
+    public static final long HANDSHAKE_TIMEOUT_MILLIS = 30_000;
 
     private final Path folder;
     private final PeerIdentity identity;
@@ -367,6 +372,27 @@ public final class TlsIdentity {
         } catch (SSLException e) {
             throw new IllegalStateException("the JDK's TLS provider refused " + this + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A handler for an accepted connection ({@link #serverContext()}) with a handshake deadline of {@value
+     * #HANDSHAKE_TIMEOUT_MILLIS} ms; the JDK's handshake work (certificate checks, key exchange) runs on
+     * {@code handshakes}, so that a burst of new connections does not hold the event loop of established ones.
+     */
+    public SslHandler newServerHandler(ByteBufAllocator allocator, Executor handshakes) {
+        SslHandler handler = serverContext().newHandler(allocator, handshakes);
+        handler.setHandshakeTimeoutMillis(HANDSHAKE_TIMEOUT_MILLIS);
+        return handler;
+    }
+
+    /**
+     * A handler for a connection dialed to node {@code node} ({@link #clientContext()}), as {@link
+     * #newServerHandler}: its peer host names the node, so only that node's certificate is accepted.
+     */
+    public SslHandler newClientHandler(ByteBufAllocator allocator, int node, int port, Executor handshakes) {
+        SslHandler handler = clientContext().newHandler(allocator, PeerIdentity.nodeName(node), port, handshakes);
+        handler.setHandshakeTimeoutMillis(HANDSHAKE_TIMEOUT_MILLIS);
+        return handler;
     }
 
     /** The JDK's key managers over this identity (so that Netty never re-parses the key itself). */
