@@ -51,11 +51,17 @@ public final class ControlChannel implements AutoCloseable {
     private static final int PENDING_LIMIT = 100_000;
     private static final long FIRST_REDIAL_MILLIS = 20;
     private static final long MAX_REDIAL_MILLIS = 1_000;
+    /**
+     * How long an accepted connection may stay open without a hello, from its accept: longer than a TLS
+     * handshake may take (30 s, for a cold JVM on a loaded machine), so that only a peer that says nothing is cut.
+     */
+    static final long HELLO_TIMEOUT_MILLIS = 40_000;
 
     private final int self;
     private final InetSocketAddress listen;
     private final IntFunction<InetSocketAddress> peers;
     private final int maxFrameBytes;
+    private final long helloTimeoutMillis;
     private final Listener listener;
     private final EventLoopGroup group;
     /** Mutual TLS on every connection, or {@code null} for plain TCP. */
@@ -111,6 +117,22 @@ public final class ControlChannel implements AutoCloseable {
             int maxFrameBytes,
             Listener listener,
             TlsIdentity tls) {
+        this(self, listen, peers, maxFrameBytes, listener, tls, HELLO_TIMEOUT_MILLIS);
+    }
+
+    /** As above, with the time an accepted connection has to say hello (tests). */
+    ControlChannel(
+            int self,
+            InetSocketAddress listen,
+            IntFunction<InetSocketAddress> peers,
+            int maxFrameBytes,
+            Listener listener,
+            TlsIdentity tls,
+            long helloTimeoutMillis) {
+        if (helloTimeoutMillis < 1) {
+            throw new IllegalArgumentException("helloTimeoutMillis must be at least 1, got " + helloTimeoutMillis);
+        }
+        this.helloTimeoutMillis = helloTimeoutMillis;
         this.self = self;
         this.listen = Objects.requireNonNull(listen, "listen");
         this.peers = Objects.requireNonNull(peers, "peers");
@@ -148,7 +170,7 @@ public final class ControlChannel implements AutoCloseable {
                             tls.onAccepted(channel);
                         }
                         channel.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4));
-                        channel.pipeline().addLast(new Inbound(self, listener, tls));
+                        channel.pipeline().addLast(new Inbound(self, listener, tls, helloTimeoutMillis));
                     }
                 });
         try {

@@ -3,6 +3,7 @@ package io.eve.rdma.control;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,10 +24,33 @@ final class Inbound extends SimpleChannelInboundHandler<ByteBuf> {
     /** Refused as an impostor: what it still sends is dropped while the connection closes. */
     private boolean refused;
 
-    Inbound(int self, ControlChannel.Listener listener, ControlTls tls) {
+    private final long helloTimeoutMillis;
+
+    Inbound(int self, ControlChannel.Listener listener, ControlTls tls, long helloTimeoutMillis) {
         this.self = self;
         this.listener = listener;
         this.tls = tls;
+        this.helloTimeoutMillis = helloTimeoutMillis;
+    }
+
+    /** A connection that has not said hello {@code helloTimeoutMillis} after its accept is closed. */
+    @Override
+    public void channelActive(ChannelHandlerContext context) throws Exception {
+        context.executor()
+                .schedule(
+                        () -> {
+                            if (from < 0 && context.channel().isOpen()) {
+                                LOG.warn(
+                                        "node {}: closing the control connection from {}: no hello within {} ms",
+                                        self,
+                                        context.channel().remoteAddress(),
+                                        helloTimeoutMillis);
+                                context.close();
+                            }
+                        },
+                        helloTimeoutMillis,
+                        TimeUnit.MILLISECONDS);
+        super.channelActive(context);
     }
 
     @Override

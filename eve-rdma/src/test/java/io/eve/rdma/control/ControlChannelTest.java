@@ -82,6 +82,59 @@ class ControlChannelTest {
         assertThat(successor.acks).as("frames the new process received").isNotEmpty();
     }
 
+    /** A peer that connects and says nothing is cut after the hello timeout (it would hold the socket forever). */
+    @Test
+    void shouldCloseAnAcceptedConnectionThatSaysNoHelloInTime() throws Exception {
+        ControlChannel channel = startWithHelloTimeout(1, new Received(), 300);
+        try (Socket silent = new Socket()) {
+            silent.connect(channel.boundAddress());
+            silent.setSoTimeout((int) TimeUnit.SECONDS.toMillis(30));
+            assertThat(silent.getInputStream().read()).as("closed by the node").isEqualTo(-1);
+        }
+    }
+
+    /** The timeout applies only until the hello: a peer that said it keeps its connection. */
+    @Test
+    void shouldKeepAConnectionThatSaidHelloPastTheHelloTimeout() throws Exception {
+        Received listener = new Received();
+        ControlChannel channel = startWithHelloTimeout(1, listener, 300);
+        try (Socket peer = new Socket()) {
+            peer.connect(channel.boundAddress());
+            writeFrame(peer, new ControlFrame.Hello(2, 19, 1));
+            Thread.sleep(1_000);
+            writeFrame(peer, new ControlFrame.Ack(5));
+            await(() -> listener.acks.contains(5L));
+        }
+    }
+
+    private static void writeFrame(Socket socket, ControlFrame frame) throws IOException {
+        byte[] body = ControlCodec.encode(frame);
+        byte[] framed = new byte[4 + body.length];
+        framed[0] = (byte) (body.length >>> 24);
+        framed[1] = (byte) (body.length >>> 16);
+        framed[2] = (byte) (body.length >>> 8);
+        framed[3] = (byte) body.length;
+        System.arraycopy(body, 0, framed, 4, body.length);
+        socket.getOutputStream().write(framed);
+        socket.getOutputStream().flush();
+    }
+
+    private ControlChannel startWithHelloTimeout(int node, Received listener, long helloTimeoutMillis) {
+        listener.self = node;
+        ControlChannel channel = new ControlChannel(
+                node,
+                new InetSocketAddress("127.0.0.1", 0),
+                addresses::get,
+                1 << 16,
+                listener,
+                null,
+                helloTimeoutMillis);
+        opened.add(0, channel);
+        channel.start();
+        addresses.put(node, channel.boundAddress());
+        return channel;
+    }
+
     private static void sendUntilReceived(ControlChannel sender, Received receiver) throws InterruptedException {
         long next = 100;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
