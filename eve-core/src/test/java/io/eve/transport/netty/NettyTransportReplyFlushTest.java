@@ -48,15 +48,7 @@ class NettyTransportReplyFlushTest {
                     arrivedDuringTask.complete(false);
                 }
             });
-            client = NettyTransport.builder()
-                    .self(CLIENT)
-                    .peers(Map.of(1, replica.boundAddress()))
-                    .build();
-            client.start((from, message) -> {
-                atClient.add(message);
-                bothArrived.countDown();
-            });
-            client.send(1, new Message.Heartbeat(0, 0));
+            client = connectedClient(replica, atClient, bothArrived);
 
             assertThat(arrivedDuringTask.get(30, TimeUnit.SECONDS))
                     .as("both replies reached the client before the task that sent them ended")
@@ -86,15 +78,7 @@ class NettyTransportReplyFlushTest {
                     replica.send(CLIENT, new Message.Heartbeat(8, 2));
                 }
             });
-            client = NettyTransport.builder()
-                    .self(CLIENT)
-                    .peers(Map.of(1, replica.boundAddress()))
-                    .build();
-            client.start((from, message) -> {
-                atClient.add(message);
-                bothArrived.countDown();
-            });
-            client.send(1, new Message.Heartbeat(0, 0));
+            client = connectedClient(replica, atClient, bothArrived);
 
             assertThat(bothArrived.await(30, TimeUnit.SECONDS)).isTrue();
             assertThat(atClient).containsExactly(new Message.Heartbeat(8, 1), new Message.Heartbeat(8, 2));
@@ -104,5 +88,20 @@ class NettyTransportReplyFlushTest {
             }
             replica.close();
         }
+    }
+
+    /** A client of {@code replica} that records what it receives and says hello with {@code Heartbeat(0, 0)}. */
+    private static NettyTransport connectedClient(
+            NettyTransport replica, List<Message> atClient, CountDownLatch arrivals) {
+        NettyTransport client = NettyTransport.builder()
+                .self(CLIENT)
+                .peers(Map.of(1, replica.boundAddress()))
+                .build();
+        client.start((from, message) -> {
+            atClient.add(message);
+            arrivals.countDown();
+        });
+        client.send(1, new Message.Heartbeat(0, 0));
+        return client;
     }
 }
