@@ -5,6 +5,10 @@ import io.eve.ExecutionContext;
 import io.eve.merkle.graph.ObjectGraphState;
 import io.eve.mixer.ConflictKeys;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -61,8 +65,12 @@ public final class RacyCounter implements Application {
     /** Where the spin publishes its result so the JIT keeps it; not state, never read. */
     private volatile long spinSink;
 
-    /** Diagnostics outside the replicated state: lost updates seen at the write, per batch. */
-    private final Map<Long, AtomicInteger> lostByBatch = new ConcurrentHashMap<>();
+    /**
+     * Diagnostics outside the replicated state, guarded by {@link #lock}: each lost update seen at a write,
+     * per batch, as the write that overwrote it (its request's index, the count it read, how many updates it
+     * overwrote).
+     */
+    private final Map<Long, List<Strike>> strikes = new HashMap<>();
 
     /** Diagnostics: how often each request (batch, index) was executed; twice means a rollback. */
     private final Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
@@ -108,21 +116,50 @@ public final class RacyCounter implements Application {
     /** What the race did on this replica so far (diagnostics, not replicated state). */
     public RaceLog raceLog() {
         Map<Long, Integer> lost = new TreeMap<>();
-        lostByBatch.forEach((batch, count) -> lost.put(batch, count.get()));
+        Map<Long, List<Strike>> struck = new TreeMap<>();
+        synchronized (lock) {
+            strikes.forEach((batch, list) -> {
+                lost.put(
+                        batch,
+                        list.stream().mapToInt(strike -> (int) strike.lost()).sum());
+                struck.put(batch, List.copyOf(list));
+            });
+        }
         Set<Long> rolledBack = new TreeSet<>();
         executions.forEach((request, count) -> {
             if (count.get() > 1) {
                 rolledBack.add(request >>> 20);
             }
         });
-        return new RaceLog(lost, rolledBack);
+        return new RaceLog(lost, rolledBack, struck);
     }
 
     /**
-     * The race on one replica: lost updates seen per batch in its executions, and the batches of which
-     * some increment ran more than once (rolled back and executed again).
+     * The race on one replica: updates lost per batch in its executions (every execution of the batch, a
+     * rolled-back one too), the batches of which some increment ran more than once (rolled back and
+     * executed again), and each batch's strikes in the order they happened.
      */
-    public record RaceLog(Map<Long, Integer> lostByBatch, Set<Long> reExecutedBatches) {}
+    public record RaceLog(
+            Map<Long, Integer> lostByBatch, Set<Long> reExecutedBatches, Map<Long, List<Strike>> strikes) {
+        public RaceLog {
+            lostByBatch = Collections.unmodifiableMap(new TreeMap<>(lostByBatch));
+            reExecutedBatches = Collections.unmodifiableSet(new TreeSet<>(reExecutedBatches));
+            strikes = Collections.unmodifiableMap(new TreeMap<>(strikes));
+        }
+
+        /** The strikes of one batch on this replica; empty if the race never struck it here. */
+        public List<Strike> strikesOf(long batch) {
+            return strikes.getOrDefault(batch, List.of());
+        }
+    }
+
+    /**
+     * One manifestation: the increment at {@code index} of its batch read {@code read} and, when it wrote, found
+     * that {@code lost} other increments had written since, and overwrote them. Two replicas whose executions of
+     * a batch struck alike (same increments, same counts) end in the same state with the same replies, so their
+     * tokens match and no execute-verify protocol can tell.
+     */
+    public record Strike(int index, long read, long lost) {}
 
     @Override
     public ConflictKeys conflictKeys(byte[] payload) {
@@ -153,16 +190,15 @@ public final class RacyCounter implements Application {
     }
 
     /**
-     * Writes {@code read + 1}, holding {@link #lock}. The bug manifests here if another increment wrote
-     * since {@code read}: its update is overwritten, and always seen, since the check and the write are
-     * one step.
+     * Writes {@code read + 1}, holding {@link #lock}. The bug manifests here if other increments wrote since
+     * {@code read}: their updates are overwritten (as many as the count moved on), and always seen, since the
+     * check and the write are one step.
      */
     private byte[] write(Counter counter, ExecutionContext context, long read) {
         long written = read + 1;
         if (counter.value != read) {
-            lostByBatch
-                    .computeIfAbsent(context.batchSeq(), b -> new AtomicInteger())
-                    .incrementAndGet();
+            strikes.computeIfAbsent(context.batchSeq(), b -> new ArrayList<>())
+                    .add(new Strike(context.index(), read, counter.value - read));
         }
         executions
                 .computeIfAbsent(context.batchSeq() << 20 | context.index(), r -> new AtomicInteger())

@@ -47,8 +47,8 @@ class RaceTableIT {
 
     @Test
     void shouldCountABatchReExecutedOnEitherReplicaAsMasked() {
-        RacyCounter.RaceLog first = new RacyCounter.RaceLog(Map.of(3L, 1, 5L, 2), Set.of(3L));
-        RacyCounter.RaceLog second = new RacyCounter.RaceLog(Map.of(5L, 1, 7L, 1), Set.of(7L));
+        RacyCounter.RaceLog first = new RacyCounter.RaceLog(Map.of(3L, 1, 5L, 2), Set.of(3L), Map.of());
+        RacyCounter.RaceLog second = new RacyCounter.RaceLog(Map.of(5L, 1, 7L, 1), Set.of(7L), Map.of());
 
         RaceTable.Column column = RaceTable.tally("t", 100, first, second, 2, 1.0);
 

@@ -18,7 +18,7 @@ import java.util.List;
 final class RacyQuorum {
     private RacyQuorum() {}
 
-    /** Starts processes 0 to 2 into {@code processes} (their counters into {@code apps}). */
+    /** Starts processes 0 to 2 into {@code processes} (their counters into {@code apps}), all racing alike. */
     static void start(
             LocalNetwork network,
             QuorumConfig base,
@@ -26,8 +26,30 @@ final class RacyQuorum {
             RacyCounter[] apps,
             ReplicaRuntime[] processes,
             List<Throwable> failures) {
+        start(
+                network,
+                base,
+                new double[] {raceProbability, raceProbability, raceProbability},
+                apps,
+                processes,
+                failures);
+    }
+
+    /**
+     * Starts processes 0 to 2, the counter of node {@code n} lingering with chance {@code raceProbabilities[n]}
+     * per increment.
+     */
+    static void start(
+            LocalNetwork network,
+            QuorumConfig base,
+            double[] raceProbabilities,
+            RacyCounter[] apps,
+            ReplicaRuntime[] processes,
+            List<Throwable> failures) {
         for (int node = 0; node < 3; node++) {
-            apps[node] = RacyCounter.builder().raceProbability(raceProbability).build();
+            apps[node] = RacyCounter.builder()
+                    .raceProbability(raceProbabilities[node])
+                    .build();
             processes[node] = ReplicaRuntime.builder()
                     .roles(QuorumRoles.of(base.withSelf(node)))
                     .transport(network.join(node))
