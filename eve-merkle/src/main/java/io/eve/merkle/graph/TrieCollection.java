@@ -83,17 +83,26 @@ abstract class TrieCollection extends StateObject {
         }
     }
 
+    /**
+     * Removes {@code key}. The key is encoded and hashed once ({@link CanonicalTrie.Probe}) for the look-up that
+     * decides whether this is a write at all, the look-up again under the lock after the pre-image, and the
+     * removal.
+     */
     final Object removeEntry(Object key) {
         CanonicalValues.checkKey(key);
-        if (!hasEntry(key)) {
-            return null;
+        CanonicalTrie.Probe<Object> probe;
+        synchronized (lock) {
+            probe = trie.probe(key);
+            if (!trie.containsAt(probe)) {
+                return null;
+            }
         }
         beforeWrite();
         synchronized (lock) {
-            if (!trie.containsKey(key)) {
+            if (!trie.containsAt(probe)) {
                 return null;
             }
-            Object previous = trie.remove(key, writeEpoch());
+            Object previous = trie.removeAt(probe, writeEpoch());
             RequestLog.current().recordEntry(this, key, previous);
             return CanonicalValues.copy(previous);
         }
@@ -104,8 +113,11 @@ abstract class TrieCollection extends StateObject {
         synchronized (lock) {
             if (previous != null) {
                 trie.put(key, previous, writeEpoch());
-            } else if (trie.containsKey(key)) {
-                trie.remove(key, writeEpoch());
+            } else {
+                CanonicalTrie.Probe<Object> probe = trie.probe(key);
+                if (trie.containsAt(probe)) {
+                    trie.removeAt(probe, writeEpoch());
+                }
             }
         }
     }

@@ -73,13 +73,53 @@ public final class CanonicalTrie<K, V> implements Iterable<Map.Entry<K, V>> {
         this.hasher = new NodeHasher<>(codec);
     }
 
+    /**
+     * A key with its canonical bytes and key hash, computed once, for several operations on the same key
+     * (a look-up, then a removal): each operation that takes it skips the codec and the SHA-256 of the key.
+     * Valid only with the trie that made it.
+     */
+    public static final class Probe<K> {
+        private final CanonicalTrie<K, ?> trie;
+        private final K key;
+        private final byte[] encodedKey;
+        private final long keyHash;
+
+        private Probe(CanonicalTrie<K, ?> trie, K key, byte[] encodedKey, long keyHash) {
+            this.trie = trie;
+            this.key = key;
+            this.encodedKey = encodedKey;
+            this.keyHash = keyHash;
+        }
+
+        /** The key probed. */
+        public K key() {
+            return key;
+        }
+    }
+
+    /** Encodes and hashes {@code key} once, for the operations below that take a {@link Probe}. */
+    public Probe<K> probe(K key) {
+        byte[] encodedKey = encode(key);
+        return new Probe<>(this, key, encodedKey, keyHash(encodedKey));
+    }
+
     public V get(K key) {
-        TrieEntry<K, V> entry = find(key);
+        return getAt(probe(key));
+    }
+
+    /** The value of the probed key, or null. */
+    public V getAt(Probe<K> probe) {
+        TrieEntry<K, V> entry = find(own(probe));
         return entry == null ? null : entry.getValue();
     }
 
     public boolean containsKey(K key) {
-        return find(key) != null;
+        return containsAt(probe(key));
+    }
+
+    /** Whether the probed key is present. */
+    public boolean containsAt(Probe<K> probe) {
+        return find(own(probe)) != null;
     }
 
     public int size() {
@@ -102,10 +142,14 @@ public final class CanonicalTrie<K, V> implements Iterable<Map.Entry<K, V>> {
 
     /** Removes {@code key} in {@code epoch}; returns the removed value, or null if it was absent. */
     public V remove(K key, long epoch) {
-        byte[] encodedKey = encode(key);
-        long keyHash = keyHash(encodedKey);
+        return removeAt(probe(key), epoch);
+    }
+
+    /** Removes the probed key in {@code epoch}; returns the removed value, or null if it was absent. */
+    public V removeAt(Probe<K> probe, long epoch) {
+        own(probe);
         beginUpdate(epoch);
-        setRoot(writer.remove(root, keyHash, encodedKey, epoch), epoch);
+        setRoot(writer.remove(root, probe.keyHash, probe.encodedKey, epoch), epoch);
         return writer.displaced();
     }
 
@@ -277,9 +321,15 @@ public final class CanonicalTrie<K, V> implements Iterable<Map.Entry<K, V>> {
         }
     }
 
-    private TrieEntry<K, V> find(K key) {
-        byte[] encodedKey = encode(key);
-        long keyHash = keyHash(encodedKey);
+    private Probe<K> own(Probe<K> probe) {
+        if (Objects.requireNonNull(probe, "probe").trie != this) {
+            throw new IllegalArgumentException("the probe of key " + probe.key + " was made by another trie");
+        }
+        return probe;
+    }
+
+    private TrieEntry<K, V> find(Probe<K> probe) {
+        long keyHash = probe.keyHash;
         Node<K, V> node = root;
         int depth = 0;
         while (node instanceof Branch<K, V> branch) {
@@ -289,7 +339,7 @@ public final class CanonicalTrie<K, V> implements Iterable<Map.Entry<K, V>> {
             return null;
         }
         Leaf<K, V> leaf = (Leaf<K, V>) node;
-        int index = leaf.find(keyHash, encodedKey);
+        int index = leaf.find(keyHash, probe.encodedKey);
         return index >= 0 ? leaf.entries[index] : null;
     }
 

@@ -51,6 +51,48 @@ class CanonicalTrieTest {
     }
 
     @Test
+    void shouldAnswerThroughAProbeAsThroughItsKeyAndHashTheKeyOnce() {
+        List<String> hashed = new ArrayList<>();
+        CanonicalTrie<String, String> trie = new CanonicalTrie<>(codec, bytes -> {
+            hashed.add(new String(bytes, StandardCharsets.UTF_8));
+            return TOP_NIBBLE.applyAsLong(bytes);
+        });
+        trie.put("k1", "one", 1);
+        trie.put("k2", "two", 1);
+        hashed.clear();
+
+        CanonicalTrie.Probe<String> present = trie.probe("k1");
+        CanonicalTrie.Probe<String> absent = trie.probe("k3");
+        assertThat(present.key()).isEqualTo("k1");
+        assertThat(trie.containsAt(present)).isTrue();
+        assertThat(trie.getAt(present)).isEqualTo("one");
+        assertThat(trie.containsAt(absent)).isFalse();
+        assertThat(trie.getAt(absent)).isNull();
+        assertThat(trie.removeAt(absent, 2)).isNull();
+        assertThat(trie.removeAt(present, 2)).isEqualTo("one");
+        assertThat(trie.containsAt(present)).isFalse();
+        assertThat(hashed).containsExactly("k1", "k3");
+
+        CanonicalTrie<String, String> same = new CanonicalTrie<>(codec, TOP_NIBBLE);
+        same.put("k2", "two", 1);
+        assertThat(trie.rootDigest()).isEqualTo(same.rootDigest());
+    }
+
+    @Test
+    void shouldRefuseAProbeMadeByAnotherTrie() {
+        CanonicalTrie<String, String> trie = new CanonicalTrie<>(codec);
+        CanonicalTrie<String, String> other = new CanonicalTrie<>(codec);
+        other.put("a", "1", 1);
+        CanonicalTrie.Probe<String> foreign = other.probe("a");
+
+        assertThatThrownBy(() -> trie.containsAt(foreign))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("key a")
+                .hasMessageContaining("another trie");
+        assertThatThrownBy(() -> trie.removeAt(foreign, 2)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void shouldSplitBucketWhenItGrowsPastTheLimit() {
         CanonicalTrie<String, String> trie = new CanonicalTrie<>(codec, TOP_NIBBLE);
         for (int i = 0; i < CanonicalTrie.BUCKET_MAX; i++) {
