@@ -251,15 +251,7 @@ public final class ExecutionStage {
      * in this batch hold it back, and {@link Run#floors} stands in for the marks raised here).
      */
     private void recordReplies(Run run) {
-        ReplyCache cache = state.replies();
-        for (Request request : run.batch.requests()) {
-            cache.acknowledge(request);
-        }
-        for (int i = 0; i < run.replies.length; i++) {
-            if (run.executed[i]) {
-                cache.record(run.replies[i]);
-            }
-        }
+        state.replies().recordBatch(run.batch.requests(), run.replies, run.executed);
     }
 
     /** Offers kept at most: a replica runs a few batches ahead of verification, not more. */

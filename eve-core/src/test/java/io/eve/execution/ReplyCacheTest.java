@@ -39,12 +39,55 @@ class ReplyCacheTest {
 
     /** What the stage does at seal: every request raises the mark, then the replies of those that ran. */
     private void seal(Request... ran) {
-        for (Request request : ran) {
-            cache.acknowledge(request);
+        Reply[] replies = new Reply[ran.length];
+        boolean[] executed = new boolean[ran.length];
+        for (int i = 0; i < ran.length; i++) {
+            replies[i] = reply(ran[i].requestSeq());
+            executed[i] = true;
         }
-        for (Request request : ran) {
-            cache.record(reply(request.requestSeq()));
+        cache.recordBatch(List.of(ran), replies, executed);
+    }
+
+    @Test
+    void shouldRecordABatchAsItsAcknowledgementsAndRecordsOneByOne() {
+        ReplyCache oneByOne =
+                new ReplyCache(ObjectGraphState.builder().gcInterval(0).build());
+        List<Request> requests = new ArrayList<>();
+        List<Reply> replies = new ArrayList<>();
+        long[] clients = {CLIENT, 8, 9};
+        for (int round = 0; round < 6; round++) {
+            for (long client : clients) {
+                // Two requests per client and round, the second acknowledging the first, and one not executed.
+                long seq = 2L * round + 1;
+                requests.add(new Request(client, seq, seq, TestLedger.text("a")));
+                requests.add(new Request(client, seq + 1, client == 9 ? 1 : seq + 1, TestLedger.text("b")));
+                replies.add(new Reply(client, seq, false, TestLedger.text("r" + seq)));
+                replies.add(new Reply(client, seq + 1, client == 8, TestLedger.text("r" + (seq + 1))));
+            }
+            boolean[] executed = new boolean[replies.size()];
+            for (int i = 0; i < executed.length; i++) {
+                executed[i] = i % 5 != 3;
+            }
+            cache.recordBatch(requests, replies.toArray(Reply[]::new), executed);
+            requests.forEach(oneByOne::acknowledge);
+            for (int i = 0; i < executed.length; i++) {
+                if (executed[i]) {
+                    oneByOne.record(replies.get(i));
+                }
+            }
+            for (long client : clients) {
+                assertThat(cache.mark(client)).isEqualTo(oneByOne.mark(client));
+                for (long seq = 1; seq <= 2L * round + 2; seq++) {
+                    assertThat(cache.cached(client, seq)).isEqualTo(oneByOne.cached(client, seq));
+                }
+            }
+            requests.clear();
+            replies.clear();
         }
+        assertThat(cache.mark(9))
+                .as("the first request of the last round, 11, acknowledged the rest")
+                .isEqualTo(11);
+        assertThat(cache.size(8)).isEqualTo(oneByOne.size(8));
     }
 
     @Test
