@@ -3,7 +3,9 @@ package io.eve.storage;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -35,6 +37,8 @@ public final class ExecutedTail implements AutoCloseable {
     private final StateFile file;
     private final StateFileWriter writer;
     private boolean started;
+    /** The records of the batches the last record held, by identity: a batch saved again is not encoded again. */
+    private Map<LoggedBatch, ByteBuffer> encoded = new IdentityHashMap<>();
 
     /**
      * @param dir the node's storage folder
@@ -111,15 +115,23 @@ public final class ExecutedTail implements AutoCloseable {
      * increase.
      */
     public synchronized void save(long version, List<LoggedBatch> batches, long ledView) {
-        List<ByteBuffer> records = new ArrayList<>(batches.size());
+        // A batch stays in the tail for several records (until a force of the log covers it): it is encoded
+        // for the first, and the others copy those bytes.
+        Map<LoggedBatch, ByteBuffer> records = new IdentityHashMap<>();
         int size = Integer.BYTES + Long.BYTES;
         for (LoggedBatch batch : batches) {
-            ByteBuffer record = LogRecords.encode(batch);
-            records.add(record);
+            ByteBuffer record = encoded.get(batch);
+            if (record == null) {
+                record = LogRecords.encode(batch);
+            }
+            records.put(batch, record);
             size += record.remaining();
         }
+        encoded = records;
         ByteBuffer contents = ByteBuffer.allocate(size).putInt(batches.size());
-        records.forEach(contents::put);
+        for (LoggedBatch batch : batches) {
+            contents.put(records.get(batch).duplicate());
+        }
         contents.putLong(ledView);
         if (!started) {
             started = true;

@@ -45,13 +45,16 @@ public final class StateFileWriter implements AutoCloseable {
         thread.start();
     }
 
-    /** Queues {@code contents} as version {@code version}, which must be above every version submitted before. */
+    /**
+     * Queues {@code contents} as version {@code version}, which must be above every version submitted before. The
+     * writer keeps the array until it is written or superseded: the caller hands it over and must not change it.
+     */
     public synchronized void submit(long version, byte[] contents) {
         if (version <= pendingVersion || version <= durable) {
             throw new IllegalArgumentException(name + ": version " + version + " is not above "
                     + Math.max(pendingVersion, durable) + ", submitted before");
         }
-        pending = contents.clone();
+        pending = Objects.requireNonNull(contents, "contents");
         pendingVersion = version;
         notifyAll();
     }

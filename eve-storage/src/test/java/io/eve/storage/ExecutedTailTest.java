@@ -55,6 +55,45 @@ class ExecutedTailTest {
         assertThat(read.batches()).extracting(LoggedBatch::seq).containsExactly(1L);
     }
 
+    /** A batch kept for several records is encoded once; one executed again after a rollback is a new batch. */
+    @Test
+    void shouldWriteABatchExecutedAgainNotTheEncodingOfTheOneItReplaced() throws Exception {
+        ExecutionStage stage = new ExecutionStage(new Counters(), KeyConflictMixer.unbounded(), executor);
+        Batch first = Counters.fill(1, 4);
+        LoggedBatch one =
+                new LoggedBatch(0, false, first, stage.execute(first, false).token());
+        Batch second = Counters.fill(2, 6);
+        LoggedBatch two =
+                new LoggedBatch(0, false, second, stage.execute(second, false).token());
+        stage.rollbackTo(1);
+        Batch again = Counters.fill(2, 2);
+        LoggedBatch twoAgain =
+                new LoggedBatch(1, true, again, stage.execute(again, true).token());
+        CountDownLatch durable = new CountDownLatch(1);
+        ExecutedTail tail = new ExecutedTail(
+                dir,
+                "node 0",
+                version -> {
+                    if (version == 4) {
+                        durable.countDown();
+                    }
+                },
+                failure -> {});
+        tail.save(1, List.of(one));
+        tail.save(2, List.of(one, two));
+        tail.save(3, List.of(one));
+        tail.save(4, List.of(one, twoAgain));
+        assertThat(durable.await(30, TimeUnit.SECONDS)).isTrue();
+        tail.close();
+
+        List<LoggedBatch> read = new ExecutedTail(dir, "node 0", v -> {}, f -> {}).read();
+        assertThat(read).extracting(LoggedBatch::seq).containsExactly(1L, 2L);
+        assertThat(read.get(0).batch().requests()).isEqualTo(first.requests());
+        assertThat(read.get(1).batch().requests()).isEqualTo(again.requests());
+        assertThat(read.get(1).token()).isEqualTo(twoAgain.token()).isNotEqualTo(two.token());
+        assertThat(read.get(1).view()).isEqualTo(1);
+    }
+
     @Test
     void shouldKeepTheLatestTailAndRefuseADamagedOne() throws Exception {
         ExecutionStage stage = new ExecutionStage(new Counters(), KeyConflictMixer.unbounded(), executor);
