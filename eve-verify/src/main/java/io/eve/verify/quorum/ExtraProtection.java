@@ -1,7 +1,9 @@
 package io.eve.verify.quorum;
 
 import io.eve.execution.Token;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -274,6 +276,44 @@ final class ExtraProtection {
                     cleanRun,
                     replicas);
         }
+    }
+
+    /**
+     * Why batch {@code seq}, just judged {@link Verdict#ROLL_BACK}, rolls back, for the log: the replicas whose
+     * tokens differ from the quorum's, or the tokens still missing, with how long the batch waited. An operator
+     * reads a bug (a token that differs) apart from a slow replica (one missing) here.
+     */
+    String rollBackReason(long seq, long now) {
+        Batch batch = batches.get(seq);
+        if (batch == null || batch.quorumToken == null) {
+            return "the tokens of batch " + seq + " did not all match";
+        }
+        List<Integer> differing = new ArrayList<>();
+        for (Map.Entry<Integer, Token> entry : batch.tokens.entrySet()) {
+            if (!entry.getValue().matches(batch.quorumToken)) {
+                differing.add(entry.getKey());
+            }
+        }
+        StringBuilder reason = new StringBuilder("batch ").append(seq).append(": ");
+        if (!differing.isEmpty()) {
+            reason.append(differing.size() == 1 ? "the token of replica " : "the tokens of replicas ")
+                    .append(differing.size() == 1 ? differing.get(0) : differing)
+                    .append(differing.size() == 1 ? " differs" : " differ")
+                    .append(" from the quorum's");
+        } else {
+            reason.append(replicas - batch.tokens.size())
+                    .append(" of ")
+                    .append(replicas)
+                    .append(" tokens still missing (those of replicas ")
+                    .append(batch.tokens.keySet())
+                    .append(" came)");
+        }
+        return reason.append(", ")
+                .append((now - batch.quorumAt) / 1_000_000)
+                .append(" ms after the quorum (the wait is ")
+                .append(waitNanos(now) / 1_000_000)
+                .append(" ms)")
+                .toString();
     }
 
     /** True: all {@code nE} tokens match; false: one differs or {@code wait} ran out; null: still open. */

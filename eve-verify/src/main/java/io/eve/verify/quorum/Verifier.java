@@ -242,6 +242,11 @@ public final class Verifier {
         return views.viewChangesStarted();
     }
 
+    /** Why this verifier last left a view, as its WARN line says; {@code null} if it never did. */
+    public String lastViewChangeReason() {
+        return views.lastLeaveReason();
+    }
+
     /** {@code NewView} messages refused because their choice did not recompute. */
     public long rejectedNewViews() {
         return views.rejectedNewViews();
@@ -564,10 +569,7 @@ public final class Verifier {
             case PREPARE -> prePrepare(token);
             case WAIT -> {}
             case ROLL_BACK ->
-                startViewChange(
-                        views.view() + 1,
-                        "extra protection: the tokens of batch " + token.seq() + " did not all match within "
-                                + protection.waitNanos(now) / 1_000_000 + " ms");
+                startViewChange(views.view() + 1, "extra protection: " + protection.rollBackReason(token.seq(), now));
         }
     }
 

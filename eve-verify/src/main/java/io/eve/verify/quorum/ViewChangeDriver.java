@@ -101,6 +101,9 @@ final class ViewChangeDriver {
     private ViewChange myChange;
     private final Set<Integer> heardInView = new HashSet<>();
     private long viewChangesStarted;
+    /** Why this verifier last left a view ({@code null}: never). */
+    private String lastLeaveReason;
+
     private long rejectedNewViews;
     private boolean recovering;
     private long lastRecoveryRequest = Long.MIN_VALUE / 2;
@@ -180,6 +183,11 @@ final class ViewChangeDriver {
 
     long viewChangesStarted() {
         return viewChangesStarted;
+    }
+
+    /** Why this verifier last left a view for a newer one, as logged; {@code null} if it never did. */
+    String lastLeaveReason() {
+        return lastLeaveReason;
     }
 
     long rejectedNewViews() {
@@ -431,6 +439,7 @@ final class ViewChangeDriver {
         }
         LOG.warn("{}: leaving view {} for view {}: {}", name, changing ? target : view, newView, why);
         viewChangesStarted++;
+        lastLeaveReason = why;
         changing = true;
         target = newView;
         changeStartedAt = now;

@@ -197,6 +197,9 @@ class ExtraProtectionTest {
         verifier.onTick(now);
         assertThat(verifier.extraProtectionRollbacks()).isEqualTo(1);
         assertThat(prepared(first)).isFalse();
+        assertThat(verifier.lastViewChangeReason())
+                .isEqualTo("extra protection: batch " + (K + 1) + ": 1 of 3 tokens still missing (those of replicas"
+                        + " [0, 1] came), 11 ms after the quorum (the wait is 10 ms)");
     }
 
     @Test
@@ -213,6 +216,11 @@ class ExtraProtectionTest {
         assertThat(verifier.extraProtectionRollbacks()).isEqualTo(1);
         assertThat(sent).anyMatch(m -> m instanceof ViewChange change && change.newView() == 1);
         assertThat(verifier.changingView()).isTrue();
+        assertThat(verifier.lastViewChangeReason())
+                .as("a bug (a token that differs), told apart from a slow replica")
+                .isEqualTo(
+                        "extra protection: batch " + (K + 1)
+                                + ": the token of replica 2 differs from the quorum's, 0 ms after the quorum (the wait is 10 ms)");
     }
 
     @Test
