@@ -101,7 +101,10 @@ class ControlChannelTest {
         try (Socket peer = new Socket()) {
             peer.connect(channel.boundAddress());
             writeFrame(peer, new ControlFrame.Hello(2, 19, 1));
-            Thread.sleep(1_000);
+            // Once the node has read the hello, the timer finds the connection named and leaves it open; until
+            // then a loaded machine could delay the read past the timeout, which is the other test's case.
+            await(() -> listener.hellos.contains(2));
+            Thread.sleep(1_000); // past the 300 ms timeout
             writeFrame(peer, new ControlFrame.Ack(5));
             await(() -> listener.acks.contains(5L));
         }
@@ -167,6 +170,7 @@ class ControlChannelTest {
     /** Records the acknowledgements a node receives. */
     private static final class Received implements ControlChannel.Listener {
         final List<Long> acks = new CopyOnWriteArrayList<>();
+        final List<Integer> hellos = new CopyOnWriteArrayList<>();
         volatile int self;
 
         @Override
@@ -181,6 +185,8 @@ class ControlChannelTest {
         public void onFrame(int from, ControlFrame frame) {
             if (frame instanceof ControlFrame.Ack ack) {
                 acks.add(ack.seq());
+            } else if (frame instanceof ControlFrame.Hello hello) {
+                hellos.add(hello.node());
             }
         }
     }
