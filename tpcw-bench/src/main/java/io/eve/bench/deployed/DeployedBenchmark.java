@@ -56,6 +56,14 @@ public final class DeployedBenchmark implements Callable<Integer> {
      */
     static final String LEGACY_CLIENT = "/legacy-client";
 
+    /**
+     * The suffix of an Eve system run with mutual TLS 1.3 on every connection (replica to replica and the load's
+     * client to the replicas): {@code tls.enabled=on} with localhost demo certificates generated into the
+     * point's folder, in place of the shipped {@code tls.*} settings. The shipped bft profile already runs with
+     * TLS; this measures what TLS costs the others.
+     */
+    static final String TLS = "/tls";
+
     /** The systems, in the order they run. */
     static final List<String> SYSTEMS = List.of("primary-backup", "crash", "bft", "ratis-grpc", "ratis-netty");
 
@@ -79,7 +87,8 @@ public final class DeployedBenchmark implements Callable<Integer> {
             names = "--systems",
             split = ",",
             description = "Of primary-backup, crash, bft, ratis-grpc, ratis-netty (default: all); an Eve system with"
-                    + " /legacy-client runs the load with the client before ClientSession, as a baseline.")
+                    + " /legacy-client runs the load with the client before ClientSession, as a baseline; with /tls"
+                    + " every connection uses mutual TLS 1.3 (demo certificates in the point's folder).")
     private List<String> systems = SYSTEMS;
 
     @Option(
@@ -241,13 +250,11 @@ public final class DeployedBenchmark implements Callable<Integer> {
 
     private void validate() {
         for (String system : systems) {
-            String base = system.endsWith(LEGACY_CLIENT) && !system.startsWith("ratis-")
-                    ? system.substring(0, system.length() - LEGACY_CLIENT.length())
-                    : system;
-            require(
-                    SYSTEMS.contains(base),
-                    "--systems",
-                    "unknown system '" + system + "'; expected of " + SYSTEMS + ", Eve's also with " + LEGACY_CLIENT);
+            try {
+                SystemSpec.parse(system);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--systems: " + e.getMessage());
+            }
         }
         require(!systems.isEmpty(), "--systems", "at least one system is needed");
         for (String mode : storage) {
@@ -299,10 +306,9 @@ public final class DeployedBenchmark implements Callable<Integer> {
             throws Exception {
         String label = durable ? system + "-" + DURABLE : system;
         Path dir = output.resolve("run" + run + "-" + label.replace('/', '-'));
-        boolean legacyClient = system.endsWith(LEGACY_CLIENT);
-        if (legacyClient) {
-            system = system.substring(0, system.length() - LEGACY_CLIENT.length());
-        }
+        SystemSpec parsed = SystemSpec.parse(system);
+        boolean legacyClient = parsed.legacyClient();
+        system = parsed.base();
         try (ChildJvms jvms = new ChildJvms(dir)) {
             List<String> names = new ArrayList<>();
             List<String> loadArgs = new ArrayList<>();
@@ -310,7 +316,8 @@ public final class DeployedBenchmark implements Callable<Integer> {
             if (system.startsWith("ratis-")) {
                 startRatis(jvms, dir, RatisProcesses.Rpc.parse(system.substring("ratis-".length())), names, loadArgs);
             } else {
-                Path config = ShippedConfig.write(configDir, system, dir, durable ? dir.resolve("storage") : null);
+                Path config = ShippedConfig.write(
+                        configDir, system, dir, durable ? dir.resolve("storage") : null, parsed.tls());
                 ClusterConfig cluster = ClusterConfig.load(config);
                 probe = new ReplicaProbe(cluster);
                 for (int node : probe.nodes()) {
@@ -541,5 +548,42 @@ public final class DeployedBenchmark implements Callable<Integer> {
 
     private static double loadAverage() {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    /**
+     * One {@code --systems} entry: a system of {@link #SYSTEMS} and, for Eve's, the suffixes {@link #LEGACY_CLIENT}
+     * and {@link #TLS} in any order (the legacy client has no TLS, so not both).
+     */
+    record SystemSpec(String base, boolean legacyClient, boolean tls) {
+        static SystemSpec parse(String name) {
+            String[] parts = name.split("/", -1);
+            String base = parts[0];
+            if (!SYSTEMS.contains(base)) {
+                throw new IllegalArgumentException("unknown system '" + name + "'; expected of " + SYSTEMS
+                        + ", Eve's also with " + LEGACY_CLIENT + " or " + TLS);
+            }
+            boolean legacy = false;
+            boolean tls = false;
+            for (int i = 1; i < parts.length; i++) {
+                String suffix = "/" + parts[i];
+                if (base.startsWith("ratis-")) {
+                    throw new IllegalArgumentException(
+                            "'" + name + "': " + suffix + " applies to Eve's systems only, not to " + base);
+                }
+                if (suffix.equals(LEGACY_CLIENT) && !legacy) {
+                    legacy = true;
+                } else if (suffix.equals(TLS) && !tls) {
+                    tls = true;
+                } else {
+                    throw new IllegalArgumentException("'" + name + "': unknown or repeated suffix " + suffix
+                            + "; expected " + LEGACY_CLIENT + " or " + TLS + ", each at most once");
+                }
+            }
+            if (legacy && tls) {
+                throw new IllegalArgumentException(
+                        "'" + name + "': the legacy client has no TLS; use " + TLS + " with the shared client");
+            }
+            return new SystemSpec(base, legacy, tls);
+        }
     }
 }

@@ -36,6 +36,18 @@ public final class ShippedConfig {
         return write(shippedDir, profile, dir, lines -> withStorage(lines, storage));
     }
 
+    /**
+     * As {@link #write(Path, String, Path, Path)}, and with {@code tls} every connection under mutual TLS 1.3
+     * ({@link #withTls}); without it the shipped {@code tls.*} settings stay as they are.
+     */
+    public static Path write(Path shippedDir, String profile, Path dir, Path storage, boolean tls) throws IOException {
+        return write(
+                shippedDir,
+                profile,
+                dir,
+                lines -> tls ? withTls(withStorage(lines, storage)) : withStorage(lines, storage));
+    }
+
     private static Path write(Path shippedDir, String profile, Path dir, UnaryOperator<List<String>> edit)
             throws IOException {
         Path shipped = shippedDir.resolve(profile + ".properties");
@@ -109,6 +121,25 @@ public final class ShippedConfig {
             out.add("storage.dir=" + storage.toAbsolutePath().toString().replace('\\', '/'));
             out.add("storage.sync=batch");
         }
+        return out;
+    }
+
+    /**
+     * {@code lines} without their {@code tls.*} settings, and with mutual TLS on: {@code tls.enabled=on}, {@code
+     * tls.dir=tls} (beside the written file) and {@code tls.demo=on}, so that the first replica to start generates
+     * localhost demo certificates there (the clients present its {@code client-0}). A shipped
+     * {@code auth.keys-file} stays as it is.
+     */
+    static List<String> withTls(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (String line : lines) {
+            if (!line.trim().startsWith("tls.")) {
+                out.add(line);
+            }
+        }
+        out.add("tls.enabled=on");
+        out.add("tls.dir=tls");
+        out.add("tls.demo=on");
         return out;
     }
 

@@ -97,6 +97,28 @@ class ShippedConfigTest {
     }
 
     @Test
+    void theShippedProfilesLoadWithTlsOnAndDemoCertificatesBesideTheFile(@TempDir Path dir) throws Exception {
+        for (String profile : List.of("primary-backup", "crash", "bft")) {
+            Path config = ShippedConfig.write(Path.of("..", "config"), profile, dir.resolve(profile), null, true);
+            ClusterConfig cluster = ClusterConfig.load(config);
+            assertThat(cluster.tls().enabled()).isTrue();
+            assertThat(cluster.tls().demo()).isTrue();
+            assertThat(cluster.tls().dir()).isEqualTo(dir.resolve(profile).resolve("tls"));
+            assertThat(Files.readAllLines(config))
+                    .filteredOn(line -> line.startsWith("tls."))
+                    .containsExactly("tls.enabled=on", "tls.dir=tls", "tls.demo=on");
+        }
+    }
+
+    @Test
+    void tlsOffLeavesTheShippedTlsSettingsAlone(@TempDir Path dir) throws Exception {
+        Path config = ShippedConfig.write(Path.of("..", "config"), "bft", dir.resolve("bft"), null, false);
+        assertThat(Files.readAllLines(config)).contains("tls.enabled=on", "tls.demo=on");
+        Path plain = ShippedConfig.write(Path.of("..", "config"), "crash", dir.resolve("crash"), null, false);
+        assertThat(ClusterConfig.load(plain).tls().enabled()).isFalse();
+    }
+
+    @Test
     void aMissingShippedFileIsNamed(@TempDir Path dir) {
         assertThatThrownBy(() -> ShippedConfig.write(dir, "crash", dir.resolve("out")))
                 .isInstanceOf(IllegalArgumentException.class)
