@@ -21,6 +21,9 @@ import io.eve.merkle.Digest;
  * @param viewChanges view changes this node's verifier started (quorum profiles), else 0
  * @param divergedObjects objects this node named as different in batches whose tokens still differed after
  *     sequential re-execution, since start (docs/state.md, "Diagnosing a batch that still differs")
+ * @param lastViewChange why this node's verifier last started a view change ("extra protection: batch 812: the
+ *     token of replica 2 differs from the quorum's, ..."; docs/operations.md, "Logs"), or "" if it started none
+ *     since start or the profile has no verifier
  */
 public record ReplicaStatus(
         int node,
@@ -36,10 +39,16 @@ public record ReplicaStatus(
         long transferBytes,
         long repliesReleased,
         long viewChanges,
-        long divergedObjects) {
+        long divergedObjects,
+        String lastViewChange) {
+
+    /** Checks the fields. */
+    public ReplicaStatus {
+        java.util.Objects.requireNonNull(lastViewChange, "lastViewChange (\"\" for none)");
+    }
 
     private static final java.util.regex.Pattern FIELD =
-            java.util.regex.Pattern.compile("\"(\\w+)\": (?:\"([^\"]*)\"|([^,}\\s]+))");
+            java.util.regex.Pattern.compile("\"(\\w+)\": (?:\"((?:[^\"\\\\]|\\\\.)*)\"|([^,}\\s]+))");
 
     /**
      * Reads what {@link #toJson()} wrote (a replica's {@code /status}, say).
@@ -50,7 +59,7 @@ public record ReplicaStatus(
         java.util.Map<String, String> fields = new java.util.HashMap<>();
         java.util.regex.Matcher matcher = FIELD.matcher(json);
         while (matcher.find()) {
-            fields.put(matcher.group(1), matcher.group(2) != null ? matcher.group(2) : matcher.group(3));
+            fields.put(matcher.group(1), matcher.group(2) != null ? unescape(matcher.group(2)) : matcher.group(3));
         }
         String root = field(fields, "stableRoot");
         try {
@@ -68,7 +77,9 @@ public record ReplicaStatus(
                     number(fields, "transferBytes"),
                     number(fields, "replies"),
                     number(fields, "viewChanges"),
-                    number(fields, "divergedObjects"));
+                    number(fields, "divergedObjects"),
+                    // Absent in the status of a replica built before it existed.
+                    fields.getOrDefault("lastViewChange", ""));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("a replica status is not readable (" + e.getMessage() + "): " + json, e);
         }
@@ -102,10 +113,10 @@ public record ReplicaStatus(
                 "{\"node\": %d, \"role\": \"%s\", \"roles\": \"%s\", \"primary\": %b, \"view\": %d, \"committedSeq\": %d,"
                         + " \"stableSeq\": %d, \"stableRoot\": \"%s\", \"verifiedSeq\": %d, \"rollbacks\": %d,"
                         + " \"transfers\": %d, \"transferBytes\": %d, \"replies\": %d, \"viewChanges\": %d,"
-                        + " \"divergedObjects\": %d, \"joining\": %b}",
+                        + " \"divergedObjects\": %d, \"joining\": %b, \"lastViewChange\": \"%s\"}",
                 node,
                 role.name().toLowerCase(java.util.Locale.ROOT),
-                roles,
+                escape(roles),
                 primary(),
                 view,
                 committedSeq,
@@ -118,6 +129,60 @@ public record ReplicaStatus(
                 repliesReleased,
                 viewChanges,
                 divergedObjects,
-                role == Replica.Role.JOINING);
+                role == Replica.Role.JOINING,
+                escape(lastViewChange));
+    }
+
+    /** {@code text} as the inside of a JSON string. */
+    static String escape(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    /** The text of the inside of a JSON string written by {@link #escape}. */
+    static String unescape(String inside) {
+        if (inside.indexOf('\\') < 0) {
+            return inside;
+        }
+        StringBuilder out = new StringBuilder(inside.length());
+        for (int i = 0; i < inside.length(); i++) {
+            char c = inside.charAt(i);
+            if (c != '\\' || i + 1 == inside.length()) {
+                out.append(c);
+                continue;
+            }
+            char next = inside.charAt(++i);
+            switch (next) {
+                case 'n' -> out.append('\n');
+                case 'r' -> out.append('\r');
+                case 't' -> out.append('\t');
+                case 'u' -> {
+                    if (i + 4 >= inside.length()) {
+                        throw new IllegalArgumentException("a \\u escape is cut short in '" + inside + "'");
+                    }
+                    out.append((char) Integer.parseInt(inside.substring(i + 1, i + 5), 16));
+                    i += 4;
+                }
+                default -> out.append(next);
+            }
+        }
+        return out.toString();
     }
 }

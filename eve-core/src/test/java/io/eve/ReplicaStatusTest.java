@@ -24,17 +24,40 @@ class ReplicaStatusTest {
                 10_240,
                 77,
                 4,
-                3);
+                3,
+                "extra protection: batch 812: the token of replica 2 differs from the quorum's, 3 ms after the"
+                        + " quorum (the wait is 10 ms); a \"quoted\" \\ path\n\tand a bell \u0007");
         ReplicaStatus verifier =
-                new ReplicaStatus(3, Replica.Role.VERIFIER, "verifier", 3, -1, -1, null, 41, 0, 0, 0, 0, 4, 0);
+                new ReplicaStatus(3, Replica.Role.VERIFIER, "verifier", 3, -1, -1, null, 41, 0, 0, 0, 0, 4, 0, "");
         assertThat(ReplicaStatus.fromJson(primary.toJson())).isEqualTo(primary);
         assertThat(ReplicaStatus.fromJson(verifier.toJson())).isEqualTo(verifier);
         assertThat(primary.toJson()).contains("\"primary\": true", "\"joining\": false");
     }
 
     @Test
+    void readsTheStatusOfAReplicaBuiltBeforeTheLastViewChangeWasReported() {
+        String json = new ReplicaStatus(0, Replica.Role.BACKUP, "backup", 1, 5, 5, null, -1, 0, 0, 0, 0, 0, 0, "why")
+                .toJson()
+                .replace(", \"lastViewChange\": \"why\"", "");
+
+        assertThat(json).doesNotContain("lastViewChange");
+        assertThat(ReplicaStatus.fromJson(json).lastViewChange()).isEmpty();
+    }
+
+    @Test
+    void escapesWhatJsonCannotHoldInAString() {
+        assertThat(ReplicaStatus.escape("a \"b\" \\ c\n\u0001")).isEqualTo("a \\\"b\\\" \\\\ c\\n\\u0001");
+        assertThat(ReplicaStatus.unescape(ReplicaStatus.escape("a \"b\" \\ c\n\u0001")))
+                .isEqualTo("a \"b\" \\ c\n\u0001");
+        assertThatThrownBy(() -> ReplicaStatus.unescape("cut \\u00"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cut short");
+    }
+
+    @Test
     void shouldNameWhatIsMissingOrUnreadable() {
-        String json = new ReplicaStatus(0, Replica.Role.BACKUP, "backup", 1, 5, 5, null, -1, 0, 0, 0, 0, 0, 0).toJson();
+        String json =
+                new ReplicaStatus(0, Replica.Role.BACKUP, "backup", 1, 5, 5, null, -1, 0, 0, 0, 0, 0, 0, "").toJson();
         assertThatThrownBy(() -> ReplicaStatus.fromJson(json.replace("\"view\"", "\"sight\"")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lacks 'view'");

@@ -97,7 +97,8 @@ public final class PrimaryBackupRoles implements HostedRoles {
                 machine.committed(),
                 -1,
                 0,
-                machine.divergedObjects());
+                machine.divergedObjects(),
+                "");
     }
 
     /** The state machine's actions, bound to the runtime. */

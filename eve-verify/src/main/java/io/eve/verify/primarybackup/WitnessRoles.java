@@ -81,6 +81,7 @@ public final class WitnessRoles implements HostedRoles {
                 -1,
                 -1,
                 0,
-                0);
+                0,
+                "");
     }
 }

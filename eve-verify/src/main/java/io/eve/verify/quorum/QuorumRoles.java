@@ -211,7 +211,8 @@ public final class QuorumRoles implements HostedRoles {
                 replica != null ? replica.committed() : -1,
                 verifier != null ? verifier.committedSeq() : -1,
                 verifier != null ? verifier.viewChangesStarted() : 0,
-                verifier != null ? verifier.divergedObjects() : 0);
+                verifier != null ? verifier.divergedObjects() : 0,
+                verifier == null || verifier.lastViewChangeReason() == null ? "" : verifier.lastViewChangeReason());
     }
 
     /** Whether a message is addressed to the verifier role (the rest go to the execution replica). */

@@ -288,7 +288,8 @@ public final class ReplicaRuntime implements Replica {
                 metrics.transferBytes(),
                 metrics.repliesReleased(),
                 role.viewChanges(),
-                role.divergedObjects());
+                role.divergedObjects(),
+                role.lastViewChange());
     }
 
     @Override

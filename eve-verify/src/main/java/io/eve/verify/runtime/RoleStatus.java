@@ -13,6 +13,7 @@ import io.eve.Replica;
  * @param viewChanges view changes the verifier started (0 without one)
  * @param divergedObjects objects named as different in batches whose tokens still differed after sequential
  *     re-execution (the primary-backup primary, or the verifier)
+ * @param lastViewChange why the verifier last started a view change, or "" (none since start, or no verifier)
  */
 public record RoleStatus(
         Replica.Role role,
@@ -21,4 +22,5 @@ public record RoleStatus(
         long committedSeq,
         long verifiedSeq,
         long viewChanges,
-        long divergedObjects) {}
+        long divergedObjects,
+        String lastViewChange) {}

@@ -75,6 +75,11 @@ class QuorumIT {
                             .as("counter %d", key)
                             .isEqualTo(16 * 30 / 8);
                 }
+                assertThat(Arrays.stream(alive).mapToObj(node -> cluster.processes[node].status()))
+                        .as("the survivors' status says why they left the crashed primary's view")
+                        .anyMatch(status -> status.viewChanges() > 0)
+                        .allMatch(status -> (status.viewChanges() == 0)
+                                == status.lastViewChange().isEmpty());
                 assertThat(cluster.failures).isEmpty();
             }
         }
