@@ -21,9 +21,10 @@ import io.eve.merkle.Digest;
  * @param viewChanges view changes this node's verifier started (quorum profiles), else 0
  * @param divergedObjects objects this node named as different in batches whose tokens still differed after
  *     sequential re-execution, since start (docs/state.md, "Diagnosing a batch that still differs")
- * @param lastViewChange why this node's verifier last started a view change ("extra protection: batch 812: the
- *     token of replica 2 differs from the quorum's, ..."; docs/operations.md, "Logs"), or "" if it started none
- *     since start or the profile has no verifier
+ * @param lastViewChange why this node last changed view, as its log line says it: in the quorum profiles why its
+ *     verifier last started a view change ("extra protection: batch 812: the token of replica 2 differs from the
+ *     quorum's, ..."; docs/operations.md, "Logs"), in primary-backup why the replica last moved to another view
+ *     ("primary silent for 1000 ms; taking over in view 1"); "" if it did not since start
  */
 public record ReplicaStatus(
         int node,

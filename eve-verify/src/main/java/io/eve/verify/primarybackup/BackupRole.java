@@ -208,7 +208,9 @@ final class BackupRole implements Role {
                     ctx.name,
                     message.view(),
                     ctx.view);
-            ctx.view = message.view();
+            ctx.enterView(
+                    message.view(),
+                    "the peer is in view " + message.view() + ", ahead of " + ctx.view + "; rejoining as its backup");
             catchingUp.ifPresentOrElse(CatchingUp::markJoining, () -> catchingUp = Optional.of(CatchingUp.joining()));
             ctx.send(new JoinRequest(ctx.view, ctx.committed));
         }
@@ -387,7 +389,10 @@ final class BackupRole implements Role {
                 ctx.view,
                 ctx.epoch,
                 ctx.committed);
-        ctx.view = newView;
+        ctx.enterView(
+                newView,
+                "the primary is in view " + newView + " epoch " + newEpoch + ", past " + ctx.view + " epoch "
+                        + ctx.epoch + ", and this replica missed how; catching up by state transfer");
         ctx.epoch = newEpoch;
         ctx.actions.rollbackTo(ctx.committed);
         expected = ctx.committed + 1;
@@ -422,7 +427,9 @@ final class BackupRole implements Role {
                     ctx.name,
                     ctx.silenceLimit() / 1_000_000,
                     target);
-            takeOver(target);
+            takeOver(
+                    target,
+                    "primary silent for " + ctx.silenceLimit() / 1_000_000 + " ms; taking over in view " + target);
         } else if (solo == Fence.Solo.REFUSED) {
             Message.FenceAnswer holder = ctx.fence.refusal();
             LOG.warn(
@@ -468,7 +475,10 @@ final class BackupRole implements Role {
             buffered.clear();
             handed.clear();
             executed.clear();
-            takeOver(target);
+            takeOver(
+                    target,
+                    "both replicas are joining; this one committed up to batch " + ctx.committed + ", its peer up to "
+                            + message.stableSeq() + ": taking over in view " + target);
         } else if (solo == Fence.Solo.REFUSED) {
             // A restarted replica starts in view 0, below what the witness granted before the restart.
             Message.FenceAnswer refusal = ctx.fence.refusal();
@@ -492,9 +502,9 @@ final class BackupRole implements Role {
         return ctx.primaryOf(Math.max(ctx.view, peerJoin.view())) == ctx.self();
     }
 
-    private void takeOver(long target) {
+    private void takeOver(long target, String why) {
         long oldView = ctx.view;
-        ctx.view = target;
+        ctx.enterView(target, why);
         PrimaryRole primary = PrimaryRole.afterTakeOver(ctx, oldView, executed, handed);
         executed.clear();
         handed.clear();

@@ -29,6 +29,8 @@ final class PairContext {
     long lastHeartbeatSent;
     long rollbacks;
     long transfers;
+    /** Why this replica last moved to another view, as its log line says it ("" until it first does). */
+    String lastViewChange = "";
     /** The peer's object digests of a batch run sequentially, and the diagnoses made with them. */
     final DigestReports reports = new DigestReports();
 
@@ -46,6 +48,12 @@ final class PairContext {
 
     Role role() {
         return role;
+    }
+
+    /** Moves this replica to view {@code newView} for the reason {@code why} (what {@code /status} reports). */
+    void enterView(long newView, String why) {
+        view = newView;
+        lastViewChange = why;
     }
 
     /** From now on {@code next} handles every input. */

@@ -143,6 +143,11 @@ public final class PrimaryBackup {
         return ctx.rollbacks;
     }
 
+    /** Why this replica last moved to another view, as its log line said it; "" if it never did since start. */
+    public String lastViewChange() {
+        return ctx.lastViewChange;
+    }
+
     /**
      * Objects this replica, as primary, named as different in batches whose tokens still differed after
      * sequential re-execution (docs/state.md, "Diagnosing a batch that still differs").

@@ -98,7 +98,7 @@ public final class PrimaryBackupRoles implements HostedRoles {
                 -1,
                 0,
                 machine.divergedObjects(),
-                "");
+                machine.lastViewChange());
     }
 
     /** The state machine's actions, bound to the runtime. */

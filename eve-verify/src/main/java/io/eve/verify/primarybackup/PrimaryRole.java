@@ -214,7 +214,9 @@ final class PrimaryRole implements Role {
                     ctx.name,
                     message.view(),
                     ctx.view);
-            ctx.view = message.view();
+            ctx.enterView(
+                    message.view(),
+                    "the peer is in view " + message.view() + ", ahead of " + ctx.view + "; rejoining as its backup");
             ctx.become(BackupRole.joining(ctx));
             ctx.send(new JoinRequest(ctx.view, ctx.committed));
         } else if (peer == Peer.SILENT) {

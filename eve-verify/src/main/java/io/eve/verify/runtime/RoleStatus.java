@@ -13,7 +13,8 @@ import io.eve.Replica;
  * @param viewChanges view changes the verifier started (0 without one)
  * @param divergedObjects objects named as different in batches whose tokens still differed after sequential
  *     re-execution (the primary-backup primary, or the verifier)
- * @param lastViewChange why the verifier last started a view change, or "" (none since start, or no verifier)
+ * @param lastViewChange why the verifier last started a view change, or why the primary-backup replica last moved
+ *     to another view; "" if none since start (and for a witness)
  */
 public record RoleStatus(
         Replica.Role role,

@@ -249,9 +249,11 @@ class PrimaryBackupTest {
         assertThat(actions.sent(Message.BatchToken.class)).hasSize(1);
         backup.onTick(50 * MS, 50);
         assertThat(backup.isPrimary()).isFalse();
+        assertThat(backup.lastViewChange()).as("no view change yet").isEmpty();
         backup.onTick(200 * MS, 200);
         assertThat(backup.isPrimary()).isTrue();
         assertThat(backup.view()).isEqualTo(1);
+        assertThat(backup.lastViewChange()).startsWith("primary silent for ").endsWith("taking over in view 1");
         assertThat(backup.committed()).as("what it executed stands").isEqualTo(1);
         backup.onMessage(CLIENT, request(2), 201 * MS, 201);
         assertThat(actions.executed).last().satisfies(b -> assertThat(b.seq()).isEqualTo(2));
@@ -321,6 +323,9 @@ class PrimaryBackupTest {
         peerJoins(longer, 0, 3, 120);
         assertThat(longer.machine.isPrimary()).isTrue();
         assertThat(longer.machine.view()).as("above both announced views").isEqualTo(1);
+        assertThat(longer.machine.lastViewChange())
+                .isEqualTo("both replicas are joining; this one committed up to batch 5, its peer up to 3: taking"
+                        + " over in view 1");
         assertThat(longer.machine.committed()).isEqualTo(5);
         assertThat(longer.actions.log).last().isEqualTo("transfer 0 since 3");
         assertThat(longer.released()).isZero();
