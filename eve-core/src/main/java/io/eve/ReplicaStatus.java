@@ -49,7 +49,7 @@ public record ReplicaStatus(
     }
 
     private static final java.util.regex.Pattern FIELD =
-            java.util.regex.Pattern.compile("\"(\\w+)\": (?:\"((?:[^\"\\\\]|\\\\.)*)\"|([^,}\\s]+))");
+            java.util.regex.Pattern.compile("\"(\\w+)\": (?:\"((?:[^\"\\\\]++|\\\\.)*+)\"|([^,}\\s]+))");
 
     /**
      * Reads what {@link #toJson()} wrote (a replica's {@code /status}, say).

@@ -45,6 +45,15 @@ class ReplicaStatusTest {
     }
 
     @Test
+    void readsBackALongReasonFullOfEscapes() {
+        String reason = "a \"quoted\" \\ line\n".repeat(20_000);
+        ReplicaStatus status =
+                new ReplicaStatus(1, Replica.Role.PRIMARY, "primary", 2, 9, 9, null, -1, 0, 0, 0, 0, 1, 0, reason);
+
+        assertThat(ReplicaStatus.fromJson(status.toJson()).lastViewChange()).isEqualTo(reason);
+    }
+
+    @Test
     void escapesWhatJsonCannotHoldInAString() {
         assertThat(ReplicaStatus.escape("a \"b\" \\ c\n\u0001")).isEqualTo("a \\\"b\\\" \\\\ c\\n\\u0001");
         assertThat(ReplicaStatus.unescape(ReplicaStatus.escape("a \"b\" \\ c\n\u0001")))

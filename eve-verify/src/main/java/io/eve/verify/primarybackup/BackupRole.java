@@ -203,14 +203,10 @@ final class BackupRole implements Role {
             onCommit(new Commit(ctx.view, message.stableSeq()));
         }
         if (message.view() > ctx.view) {
-            LOG.info(
-                    "{}: the peer is in view {}, ahead of {}; rejoining as its backup",
-                    ctx.name,
-                    message.view(),
-                    ctx.view);
-            ctx.enterView(
-                    message.view(),
-                    "the peer is in view " + message.view() + ", ahead of " + ctx.view + "; rejoining as its backup");
+            String why =
+                    "the peer is in view " + message.view() + ", ahead of " + ctx.view + "; rejoining as its backup";
+            LOG.info("{}: {}", ctx.name, why);
+            ctx.enterView(message.view(), why);
             catchingUp.ifPresentOrElse(CatchingUp::markJoining, () -> catchingUp = Optional.of(CatchingUp.joining()));
             ctx.send(new JoinRequest(ctx.view, ctx.committed));
         }
@@ -380,19 +376,11 @@ final class BackupRole implements Role {
      * state transfer, as a joining replica does. A transfer being installed stays installed.
      */
     void resync(long newView, long newEpoch, boolean askForTransfer) {
-        LOG.warn(
-                "{}: the primary is in view {} epoch {}, past {} epoch {}, and this replica missed how; catching"
-                        + " up by state transfer from batch {}",
-                ctx.name,
-                newView,
-                newEpoch,
-                ctx.view,
-                ctx.epoch,
-                ctx.committed);
-        ctx.enterView(
-                newView,
-                "the primary is in view " + newView + " epoch " + newEpoch + ", past " + ctx.view + " epoch "
-                        + ctx.epoch + ", and this replica missed how; catching up by state transfer");
+        String why = "the primary is in view " + newView + " epoch " + newEpoch + ", past " + ctx.view + " epoch "
+                + ctx.epoch + ", and this replica missed how; catching up by state transfer from batch "
+                + ctx.committed;
+        LOG.warn("{}: {}", ctx.name, why);
+        ctx.enterView(newView, why);
         ctx.epoch = newEpoch;
         ctx.actions.rollbackTo(ctx.committed);
         expected = ctx.committed + 1;
@@ -422,14 +410,9 @@ final class BackupRole implements Role {
         long target = ctx.nextOwnView(ctx.view);
         Fence.Solo solo = ctx.fence.trySolo(target, ctx.clock);
         if (solo == Fence.Solo.HELD) {
-            LOG.warn(
-                    "{}: primary silent for {} ms; taking over in view {}",
-                    ctx.name,
-                    ctx.silenceLimit() / 1_000_000,
-                    target);
-            takeOver(
-                    target,
-                    "primary silent for " + ctx.silenceLimit() / 1_000_000 + " ms; taking over in view " + target);
+            String why = "primary silent for " + ctx.silenceLimit() / 1_000_000 + " ms; taking over in view " + target;
+            LOG.warn("{}: {}", ctx.name, why);
+            takeOver(target, why);
         } else if (solo == Fence.Solo.REFUSED) {
             Message.FenceAnswer holder = ctx.fence.refusal();
             LOG.warn(
@@ -463,22 +446,16 @@ final class BackupRole implements Role {
         long target = ctx.nextOwnView(Math.max(Math.max(ctx.view, message.view()), refusedBelow));
         Fence.Solo solo = ctx.fence.trySolo(target, ctx.clock);
         if (solo == Fence.Solo.HELD) {
-            LOG.warn(
-                    "{}: both replicas are joining; this one committed up to batch {}, its peer up to {}: taking over"
-                            + " in view {} and sending it the state",
-                    ctx.name,
-                    ctx.committed,
-                    message.stableSeq(),
-                    target);
+            String why = "both replicas are joining; this one committed up to batch " + ctx.committed
+                    + ", its peer up to " + message.stableSeq() + ": taking over in view " + target
+                    + " and sending it the state";
+            LOG.warn("{}: {}", ctx.name, why);
             // Nothing executed past the committed batch stands: the peer never verified it.
             ctx.actions.rollbackTo(ctx.committed);
             buffered.clear();
             handed.clear();
             executed.clear();
-            takeOver(
-                    target,
-                    "both replicas are joining; this one committed up to batch " + ctx.committed + ", its peer up to "
-                            + message.stableSeq() + ": taking over in view " + target);
+            takeOver(target, why);
         } else if (solo == Fence.Solo.REFUSED) {
             // A restarted replica starts in view 0, below what the witness granted before the restart.
             Message.FenceAnswer refusal = ctx.fence.refusal();

@@ -209,14 +209,10 @@ final class PrimaryRole implements Role {
     @Override
     public void onHeartbeat(Heartbeat message) {
         if (message.view() > ctx.view) {
-            LOG.info(
-                    "{}: the peer is in view {}, ahead of {}; rejoining as its backup",
-                    ctx.name,
-                    message.view(),
-                    ctx.view);
-            ctx.enterView(
-                    message.view(),
-                    "the peer is in view " + message.view() + ", ahead of " + ctx.view + "; rejoining as its backup");
+            String why =
+                    "the peer is in view " + message.view() + ", ahead of " + ctx.view + "; rejoining as its backup";
+            LOG.info("{}: {}", ctx.name, why);
+            ctx.enterView(message.view(), why);
             ctx.become(BackupRole.joining(ctx));
             ctx.send(new JoinRequest(ctx.view, ctx.committed));
         } else if (peer == Peer.SILENT) {

@@ -325,7 +325,7 @@ class PrimaryBackupTest {
         assertThat(longer.machine.view()).as("above both announced views").isEqualTo(1);
         assertThat(longer.machine.lastViewChange())
                 .isEqualTo("both replicas are joining; this one committed up to batch 5, its peer up to 3: taking"
-                        + " over in view 1");
+                        + " over in view 1 and sending it the state");
         assertThat(longer.machine.committed()).isEqualTo(5);
         assertThat(longer.actions.log).last().isEqualTo("transfer 0 since 3");
         assertThat(longer.released()).isZero();
