@@ -111,7 +111,8 @@ public final class EveClient implements AutoCloseable {
         io.eve.transport.netty.NettyTransport.Builder builder = io.eve.transport.netty.NettyTransport.builder()
                 .self(clientId)
                 .peers(peers)
-                .maxFrameBytes(cluster.maxFrameBytes());
+                .maxFrameBytes(cluster.maxFrameBytes())
+                .io(cluster.socketIo());
         if (tls != null) {
             builder.tls(tls);
         }

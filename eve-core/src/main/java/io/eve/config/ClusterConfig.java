@@ -1,5 +1,6 @@
 package io.eve.config;
 
+import io.eve.transport.SocketIo;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -89,6 +90,7 @@ public record ClusterConfig(
         boolean signedEvidence,
         boolean pipelinedAgreement,
         String transport,
+        SocketIo socketIo,
         List<NodeAddress> rdmaNodes,
         ExtraProtection extraProtection,
         Bounds bounds,
@@ -96,6 +98,9 @@ public record ClusterConfig(
         Storage storage,
         TlsSettings tls,
         Map<String, String> app) {
+
+    /** The key of {@link #socketIo()}: {@code auto}, {@code epoll} or {@code nio} (decision 0045). */
+    public static final String SOCKET_IO = "transport.io";
 
     /** The prefix of the keys left to the application (see {@link #app()}). */
     public static final String APP_PREFIX = "app.";
@@ -349,6 +354,7 @@ public record ClusterConfig(
             QuorumRoles.SIGNED_EVIDENCE,
             "agreement.pipelined",
             "transport",
+            SOCKET_IO,
             "rdma.nodes",
             "quorum.extra-protection",
             "quorum.extra-protection.after-batches",
@@ -374,6 +380,7 @@ public record ClusterConfig(
         Objects.requireNonNull(bounds, "bounds");
         app = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(app));
         rdmaNodes = List.copyOf(rdmaNodes);
+        Objects.requireNonNull(socketIo, "socketIo");
         if (!List.of("netty", "rdma", "auto").contains(transport)) {
             throw new ConfigException("transport = '" + transport + "' is not one of netty, rdma, auto");
         }
@@ -547,6 +554,7 @@ public record ClusterConfig(
                 roles.signedEvidence(),
                 pipelinedAgreement(profile, properties),
                 properties.getProperty("transport", "netty").trim().toLowerCase(Locale.ROOT),
+                socketIo(properties),
                 properties.getProperty("rdma.nodes") == null
                         ? List.of()
                         : parseNodes("rdma.nodes", properties.getProperty("rdma.nodes")),
@@ -589,6 +597,19 @@ public record ClusterConfig(
         } catch (NumberFormatException e) {
             throw new ConfigException("witness = '" + value.trim() + "' is not one node id; name exactly one of the"
                     + " nodes (a cluster has at most one witness)");
+        }
+    }
+
+    /** {@code transport.io}: the TCP transport's socket layer, {@code auto} by default (decision 0045). */
+    private static SocketIo socketIo(Properties properties) {
+        String value = properties.getProperty(SOCKET_IO);
+        if (value == null) {
+            return SocketIo.AUTO;
+        }
+        try {
+            return SocketIo.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(SOCKET_IO + " = " + e.getMessage());
         }
     }
 

@@ -3,6 +3,7 @@ package io.eve.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.eve.transport.SocketIo;
 import java.io.IOException;
 import java.io.StringReader;
 import java.time.Duration;
@@ -212,5 +213,15 @@ class ClusterConfigTest {
                 .hasMessageContaining("transport = netty");
         assertThatThrownBy(() -> parse(VALID + "transport=rdma\nrdma.nodes=0@h, 1@h:1\n"))
                 .hasMessageContaining("rdma.nodes entry '0@h'");
+    }
+
+    @Test
+    void shouldReadTheSocketLayerAndRefuseAnUnknownOne() throws IOException {
+        assertThat(parse(VALID).socketIo()).isEqualTo(SocketIo.AUTO);
+        assertThat(parse(VALID + "transport.io = NIO\n").socketIo()).isEqualTo(SocketIo.NIO);
+        assertThat(parse(VALID + "transport.io=epoll\n").socketIo()).isEqualTo(SocketIo.EPOLL);
+        assertThatThrownBy(() -> parse(VALID + "transport.io=io_uring\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("transport.io = 'io_uring' is not one of auto, epoll, nio");
     }
 }

@@ -219,7 +219,8 @@ public final class EveReplica {
                     .self(node)
                     .listen(new InetSocketAddress(self.host(), self.port()))
                     .peers(peers())
-                    .maxFrameBytes(cluster.maxFrameBytes());
+                    .maxFrameBytes(cluster.maxFrameBytes())
+                    .io(cluster.socketIo());
             if (tls != null) {
                 nettyBuilder.tls(tls);
             }
@@ -281,13 +282,14 @@ public final class EveReplica {
                 throw e;
             }
             LOG.info(
-                    "node {}: {} {} on {}:{}, transport {}{}",
+                    "node {}: {} {} on {}:{}, transport {} (TCP over {}){}",
                     node,
                     cluster.profile().key(),
                     cluster.isWitness(node) ? "witness" : "replica",
                     self.host(),
                     self.port(),
                     cluster.transport(),
+                    netty.io().key(),
                     joining ? ", rejoining" : "");
             return replica;
         }

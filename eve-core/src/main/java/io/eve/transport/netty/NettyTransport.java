@@ -1,6 +1,7 @@
 package io.eve.transport.netty;
 
 import io.eve.protocol.Message;
+import io.eve.transport.SocketIo;
 import io.eve.transport.Transport;
 import io.eve.transport.netty.tls.PeerIdentity;
 import io.eve.transport.netty.tls.RefusalLog;
@@ -14,10 +15,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.FastThreadLocal;
 import java.net.InetSocketAddress;
@@ -68,6 +66,7 @@ public final class NettyTransport implements Transport {
     private final FrameCodec codec;
     private final long handshakeTimeoutMillis;
     private final long frameTimeoutMillis;
+    private final SocketLayer layer;
     private final EventLoopGroup group;
     private final ConnectionLossLog losses;
     private final TlsIdentity tls;
@@ -131,7 +130,8 @@ public final class NettyTransport implements Transport {
         this.codec = new FrameCodec(builder.maxFrameBytes);
         this.handshakeTimeoutMillis = builder.handshakeTimeoutMillis;
         this.frameTimeoutMillis = builder.frameTimeoutMillis;
-        this.group = new MultiThreadIoEventLoopGroup(builder.ioThreads, NioIoHandler.newFactory());
+        this.layer = SocketLayer.of(builder.io);
+        this.group = new MultiThreadIoEventLoopGroup(builder.ioThreads, layer.handlers());
         this.losses = builder.losses != null ? builder.losses : new ConnectionLossLog();
         this.tls = builder.tls;
         if (tls != null) {
@@ -159,6 +159,7 @@ public final class NettyTransport implements Transport {
         private IntFunction<InetSocketAddress> peers = id -> null;
         private int maxFrameBytes = 16 << 20;
         private int ioThreads = 1;
+        private SocketIo io = SocketIo.AUTO;
         private long handshakeTimeoutMillis = 10_000;
         private long frameTimeoutMillis = 30_000;
         private ConnectionLossLog losses;
@@ -199,6 +200,12 @@ public final class NettyTransport implements Transport {
 
         public Builder maxFrameBytes(int bytes) {
             this.maxFrameBytes = bytes;
+            return this;
+        }
+
+        /** The socket layer (decision 0045). Default {@link SocketIo#AUTO}: native epoll where it loads, else NIO. */
+        public Builder io(SocketIo io) {
+            this.io = Objects.requireNonNull(io, "io");
             return this;
         }
 
@@ -270,6 +277,11 @@ public final class NettyTransport implements Transport {
         return self;
     }
 
+    /** The socket layer this transport runs on: {@link SocketIo#EPOLL} or {@link SocketIo#NIO}. */
+    public SocketIo io() {
+        return layer.io();
+    }
+
     /** The address this transport listens on (with the real port when it was 0), or {@code null}. */
     public InetSocketAddress boundAddress() {
         Channel channel = server;
@@ -284,7 +296,7 @@ public final class NettyTransport implements Transport {
         }
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
-                .channel(NioServerSocketChannel.class)
+                .channel(layer.serverChannel())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -360,7 +372,7 @@ public final class NettyTransport implements Transport {
         link.lastDial = System.nanoTime();
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(layer.channel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2_000)
                 .handler(new ChannelInitializer<SocketChannel>() {

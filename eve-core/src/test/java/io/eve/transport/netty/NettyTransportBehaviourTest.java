@@ -1,14 +1,24 @@
 package io.eve.transport.netty;
 
+import io.eve.transport.SocketIo;
 import io.eve.transport.Transport;
 import io.eve.transport.TransportBehaviourSuite;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The transport behaviour suite over TCP on 127.0.0.1, every node listening on an ephemeral port. */
+/**
+ * The transport behaviour suite over TCP on 127.0.0.1, every node listening on an ephemeral port, on the default
+ * socket layer ({@link SocketIo#AUTO}: native epoll where it loads). Subclasses run it on NIO, and on a mix of
+ * both (nodes of one cluster need not agree on their socket layer).
+ */
 class NettyTransportBehaviourTest extends TransportBehaviourSuite {
     private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
+
+    /** The socket layer node {@code id} runs on. */
+    protected SocketIo io(int id) {
+        return SocketIo.AUTO;
+    }
 
     @Override
     protected Transport node(int id) {
@@ -16,6 +26,7 @@ class NettyTransportBehaviourTest extends TransportBehaviourSuite {
                 .self(id)
                 .listen(new InetSocketAddress("127.0.0.1", 0))
                 .peers(addresses::get)
+                .io(io(id))
                 .build();
         return new Transport() {
             @Override

@@ -1,0 +1,58 @@
+package io.eve.transport.netty;
+
+import io.eve.transport.SocketIo;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+
+/**
+ * The event-loop factory and channel classes of one socket layer ({@link SocketIo}), resolved once per
+ * transport. Netty's native epoll transport makes fewer system calls and copies per message than the JDK's NIO
+ * selector (decision 0045); where its library cannot load, {@link SocketIo#AUTO} falls back to NIO.
+ */
+record SocketLayer(
+        SocketIo io,
+        IoHandlerFactory handlers,
+        Class<? extends ServerChannel> serverChannel,
+        Class<? extends SocketChannel> channel) {
+
+    /**
+     * The layer {@code requested} names; {@link SocketIo#AUTO} resolves to epoll or NIO.
+     *
+     * @throws IllegalStateException if {@link SocketIo#EPOLL} is requested and the native library cannot load,
+     *     with the cause Netty gives
+     */
+    static SocketLayer of(SocketIo requested) {
+        return switch (requested) {
+            case NIO -> nio();
+            case EPOLL -> {
+                if (!Epoll.isAvailable()) {
+                    throw new IllegalStateException(
+                            "transport.io = epoll, but Netty's native epoll transport cannot load here ("
+                                    + Epoll.unavailabilityCause()
+                                    + "); use transport.io = auto or nio",
+                            Epoll.unavailabilityCause());
+                }
+                yield epoll();
+            }
+            case AUTO -> Epoll.isAvailable() ? epoll() : nio();
+        };
+    }
+
+    private static SocketLayer epoll() {
+        return new SocketLayer(
+                SocketIo.EPOLL, EpollIoHandler.newFactory(), EpollServerSocketChannel.class, EpollSocketChannel.class);
+    }
+
+    private static SocketLayer nio() {
+        return new SocketLayer(
+                SocketIo.NIO, NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class);
+    }
+}
