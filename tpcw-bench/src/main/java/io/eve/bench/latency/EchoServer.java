@@ -3,9 +3,7 @@ package io.eve.bench.latency;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
 
 /**
  * The far end of the raw ping-pong, run as its own process like a replica: accepts connections on
@@ -19,7 +17,7 @@ public final class EchoServer {
 
     public static void main(String[] args) throws InterruptedException {
         int port = Integer.parseInt(args[0]);
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup group = FrameEndpoints.group();
         try {
             FrameEndpoints.listen(group, port, Echo::new).closeFuture().sync();
         } finally {

@@ -8,6 +8,12 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -17,20 +23,30 @@ import java.util.function.Supplier;
 
 /**
  * The two ends of the baselines' connections, set up alike for the ping client, the relay and the echo
- * server: NIO over 127.0.0.1, {@code TCP_NODELAY}, {@link LengthPrefixedFrames} in front of one handler
+ * server: over 127.0.0.1 on the socket layer Eve's transport takes by default ({@code transport.io = auto},
+ * decision 0045: Netty's native epoll where it loads, else NIO, so that the floor is measured on the same
+ * layer as the replicas), {@code TCP_NODELAY}, {@link LengthPrefixedFrames} in front of one handler
  * of the caller's per connection (a new one each time: the handlers are not sharable).
  */
 final class FrameEndpoints {
     private static final long RETRY_MILLIS = 100;
 
+    /** Whether the native epoll transport loads here (the choice of {@code transport.io = auto}). */
+    static final boolean EPOLL = Epoll.isAvailable();
+
     private FrameEndpoints() {}
+
+    /** One event loop on the socket layer of {@link #EPOLL}. */
+    static EventLoopGroup group() {
+        return new MultiThreadIoEventLoopGroup(1, EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    }
 
     /** Accepts connections on 127.0.0.1:{@code port}; returns the listening channel. */
     static Channel listen(EventLoopGroup group, int port, Supplier<ChannelHandler> handler)
             throws InterruptedException {
         return new ServerBootstrap()
                 .group(group)
-                .channel(NioServerSocketChannel.class)
+                .channel(EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(framed(handler))
                 .bind(new InetSocketAddress("127.0.0.1", port))
@@ -49,7 +65,7 @@ final class FrameEndpoints {
             throws InterruptedException {
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(EPOLL ? EpollSocketChannel.class : NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(framed(handler));
         long deadline = System.nanoTime() + limit.toNanos();

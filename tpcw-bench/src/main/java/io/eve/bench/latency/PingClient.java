@@ -4,9 +4,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -22,7 +20,7 @@ import java.util.concurrent.TimeoutException;
  * <p>One ping at a time, from one calling thread.
  */
 final class PingClient implements AutoCloseable {
-    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final EventLoopGroup group = FrameEndpoints.group();
     private volatile CompletableFuture<byte[]> pending;
     private Channel channel;
 

@@ -4,9 +4,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 
@@ -24,7 +22,7 @@ import java.time.Duration;
  * <p>Usage: {@code RelayServer port echo-port}.
  */
 public final class RelayServer {
-    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final EventLoopGroup group = FrameEndpoints.group();
     private final InetSocketAddress echo;
     /** The connection to the echo server, made before any client is accepted. */
     private volatile Channel downstream;
