@@ -14,10 +14,12 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 
 /**
  * The event-loop factory and channel classes of one socket layer ({@link SocketIo}), resolved once per
- * transport. Netty's native epoll transport makes fewer system calls and copies per message than the JDK's NIO
- * selector (decision 0045); where its library cannot load, {@link SocketIo#AUTO} falls back to NIO.
+ * transport. Netty's native epoll transport makes the same system calls as the JDK's NIO selector with less work
+ * around each (decision 0045); where its library cannot load, {@link SocketIo#AUTO} falls back to NIO. Public
+ * so that other Netty endpoints of this project (the latency benchmark's floor) run on the layer the replicas
+ * choose.
  */
-record SocketLayer(
+public record SocketLayer(
         SocketIo io,
         IoHandlerFactory handlers,
         Class<? extends ServerChannel> serverChannel,
@@ -29,7 +31,7 @@ record SocketLayer(
      * @throws IllegalStateException if {@link SocketIo#EPOLL} is requested and the native library cannot load,
      *     with the cause Netty gives
      */
-    static SocketLayer of(SocketIo requested) {
+    public static SocketLayer of(SocketIo requested) {
         return switch (requested) {
             case NIO -> nio();
             case EPOLL -> {

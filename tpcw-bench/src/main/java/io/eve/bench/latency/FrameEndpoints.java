@@ -1,5 +1,7 @@
 package io.eve.bench.latency;
 
+import io.eve.transport.SocketIo;
+import io.eve.transport.netty.SocketLayer;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -9,14 +11,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -31,14 +26,14 @@ import java.util.function.Supplier;
 final class FrameEndpoints {
     private static final long RETRY_MILLIS = 100;
 
-    /** Whether the native epoll transport loads here (the choice of {@code transport.io = auto}). */
-    static final boolean EPOLL = Epoll.isAvailable();
+    /** The layer {@code transport.io = auto} resolves to here, as for the replicas. */
+    private static final SocketLayer LAYER = SocketLayer.of(SocketIo.AUTO);
 
     private FrameEndpoints() {}
 
-    /** One event loop on the socket layer of {@link #EPOLL}. */
+    /** One event loop on that layer. */
     static EventLoopGroup group() {
-        return new MultiThreadIoEventLoopGroup(1, EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        return new MultiThreadIoEventLoopGroup(1, LAYER.handlers());
     }
 
     /** Accepts connections on 127.0.0.1:{@code port}; returns the listening channel. */
@@ -46,7 +41,7 @@ final class FrameEndpoints {
             throws InterruptedException {
         return new ServerBootstrap()
                 .group(group)
-                .channel(EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                .channel(LAYER.serverChannel())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(framed(handler))
                 .bind(new InetSocketAddress("127.0.0.1", port))
@@ -65,7 +60,7 @@ final class FrameEndpoints {
             throws InterruptedException {
         Bootstrap bootstrap = new Bootstrap()
                 .group(group)
-                .channel(EPOLL ? EpollSocketChannel.class : NioSocketChannel.class)
+                .channel(LAYER.channel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(framed(handler));
         long deadline = System.nanoTime() + limit.toNanos();
