@@ -79,6 +79,17 @@ final class QuorumSimulation implements World {
      * (docs/quorum.md, "Rejoining", when a rejoined verifier counts again).
      */
     private final boolean failover;
+    /**
+     * Profiles {@code crash-u2} and {@code crash-u2-rejoin}: five processes with {@code u = 2}, {@code r = 0}, and
+     * two faults at a time: a second process may crash (and restart without its state), be cut off or execute
+     * wrongly while the first is still faulty, so two restarted verifiers may rejoin at once and a joiner's
+     * earlier life may send view changes that reach a verifier it never asked (docs/quorum.md, "Counting again
+     * without a rejoin", {@code u >= 2}). {@code crash-u2-rejoin} keeps the cluster healthy otherwise, as
+     * {@code *-rejoin}: only crashes of processes other than the execution primary, no view change.
+     */
+    private final boolean u2;
+    /** Profiles {@code crash-u2*}: until when each process counts as faulty after a cut or a restart. */
+    private final long[] faultyUntil;
     /** Profiles {@code *-rejoin-failover}: crashes injected so far, which picks the next victim. */
     private int failoverCrashes;
     /** Profiles {@code *-rejoin-failover}: the first process crashed in the current round. */
@@ -167,6 +178,7 @@ final class QuorumSimulation implements World {
         this.rejoin = profile.endsWith("-rejoin");
         this.restartAll = profile.endsWith("-restart-all");
         this.failover = profile.endsWith("-rejoin-failover");
+        this.u2 = profile.startsWith("crash-u2");
         // -unordered: messages between processes reordered and 5 % duplicated, beyond the FIFO contract.
         boolean unordered = profile.endsWith("-unordered");
         Faults faults = new Faults(
@@ -185,8 +197,13 @@ final class QuorumSimulation implements World {
         this.network = new SimNetwork(this, root.split(), faults);
         this.faultRandom = root.split();
         this.stageRandom = root.split();
-        this.processes = bft ? new int[] {0, 1, 2, 3} : new int[] {0, 1, 2};
-        QuorumConfig config = bft ? QuorumConfig.bft(processes, 0) : QuorumConfig.crash(processes, 0);
+        this.processes = bft ? new int[] {0, 1, 2, 3} : u2 ? new int[] {0, 1, 2, 3, 4} : new int[] {0, 1, 2};
+        this.faultyUntil = new long[processes.length];
+        QuorumConfig config = bft
+                ? QuorumConfig.bft(processes, 0)
+                : u2
+                        ? new QuorumConfig(2, 0, processes, processes, 0, 500_000_000L, 50_000_000L, 4, 64, 2_000_000L)
+                        : QuorumConfig.crash(processes, 0);
         this.concurrencyBugs = profile.startsWith("crash-epm");
         this.extraProtection = !profile.equals("crash-epm-off");
         this.stalls = profile.equals("crash-epm-stall");
@@ -659,6 +676,10 @@ final class QuorumSimulation implements World {
 
     private void injectFault() {
         int kind = faultRandom.nextInt(6);
+        if (u2) {
+            injectFaultWithinBudget(kind);
+            return;
+        }
         if (restartAll && kind <= 2) {
             if (settled() && kind <= 1) {
                 crashAll();
@@ -761,6 +782,75 @@ final class QuorumSimulation implements World {
             log("fault: slow links for " + nanos / MS + " ms");
             network.slowDown(nanos);
         }
+    }
+
+    /**
+     * Profiles {@code crash-u2*}: a fault of {@code kind} on a process that is not faulty yet, if fewer than
+     * {@code u} are; {@code crash-u2-rejoin} only crashes processes other than the execution primary.
+     */
+    private void injectFaultWithinBudget(int kind) {
+        List<Integer> healthy = new ArrayList<>();
+        int primary = base.executionPrimary(currentView());
+        for (int process : processes) {
+            if (!faulty(process) && !(rejoin && process == primary)) {
+                healthy.add(process);
+            }
+        }
+        int faulty = 0;
+        for (int process : processes) {
+            faulty += faulty(process) ? 1 : 0;
+        }
+        if (faulty >= base.u() || healthy.isEmpty()) {
+            return;
+        }
+        int target = healthy.get(faultRandom.nextInt(healthy.size()));
+        if (rejoin) {
+            if (faulty > 0 || settled()) {
+                crash(target);
+            }
+            return;
+        }
+        if (kind == 0) {
+            crash(target);
+        } else if (kind == 1 && running[target].replica != null) {
+            running[target].app.corruptNext = 1 + faultRandom.nextInt(2);
+            log("fault: " + running[target].name() + " will execute its next " + running[target].app.corruptNext
+                    + " adds wrongly");
+        } else if (kind == 2 || kind == 3) {
+            long nanos = MS + faultRandom.nextLong(3 * VIEW_TIMEOUT_NANOS);
+            faultyUntil[target] = Math.max(faultyUntil[target], now() + nanos + VIEW_TIMEOUT_NANOS);
+            int other = processes[faultRandom.nextInt(processes.length)];
+            if (kind == 3 && other != target) {
+                log("fault: cut the link " + target + "-" + other + " for " + nanos / MS + " ms");
+                network.cut(target, other, nanos);
+                return;
+            }
+            log("fault: cut process " + target + " off for " + nanos / MS + " ms");
+            for (int process : processes) {
+                if (process != target) {
+                    network.cut(target, process, nanos);
+                }
+            }
+        } else if (kind == 4) {
+            int client = Simulation.CLIENT_BASE + faultRandom.nextInt(clients.size());
+            long nanos = 10 * MS + faultRandom.nextLong(200 * MS);
+            log("fault: cut client " + client + " from process " + target + " for " + nanos / MS + " ms");
+            network.cut(client, target, nanos);
+        } else if (kind == 5) {
+            long nanos = 10 * MS + faultRandom.nextLong(100 * MS);
+            log("fault: slow links for " + nanos / MS + " ms");
+            network.slowDown(nanos);
+        }
+    }
+
+    /**
+     * Profiles {@code crash-u2*}: {@code process} counts against the fault budget: down, not back in service
+     * after a restart, about to execute wrongly, or cut off (for a view timeout beyond the cut, and beyond its
+     * return after a restart, while its earlier incarnation's messages may still arrive).
+     */
+    private boolean faulty(int id) {
+        QuorumSimProcess process = running[id];
+        return !process.alive() || !inService(process) || process.app.corruptNext > 0 || now() < faultyUntil[id];
     }
 
     /**
@@ -1018,6 +1108,7 @@ final class QuorumSimulation implements World {
         crashes++;
         long downFor = 5 * MS + faultRandom.nextLong(4 * VIEW_TIMEOUT_NANOS);
         lastDisruption = now() + downFor;
+        faultyUntil[process] = now() + downFor + 6 * VIEW_TIMEOUT_NANOS;
         log("fault: crash " + victim.name() + ", restart in " + downFor / MS + " ms");
         queue.after(downFor, "restart process " + process, () -> start(process, true));
     }

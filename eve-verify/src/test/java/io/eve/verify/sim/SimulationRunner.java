@@ -97,7 +97,9 @@ public final class SimulationRunner {
                         "crash-restart-all",
                         "bft-restart-all",
                         "crash-rejoin-failover",
-                        "bft-rejoin-failover")
+                        "bft-rejoin-failover",
+                        "crash-u2",
+                        "crash-u2-rejoin")
                 .contains(profile);
     }
 
