@@ -2,7 +2,9 @@ package io.eve.verify.quorum;
 
 import io.eve.protocol.Message.JoinState;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The joining side of a verifier that restarted without its state (docs/quorum.md, "Rejoining"): the
@@ -11,6 +13,11 @@ import java.util.TreeMap;
  * and none leaving it, each with a valid commit certificate of that view (or, in view 0, nothing committed
  * yet). A Byzantine verifier cannot make it adopt a view or batch alone: a false view, or a view change it
  * hides, disagrees with the answers of the correct verifiers; a false batch has no certificate.
+ *
+ * <p>With {@code u >= 2} another verifier may be rejoining at the same time: it answers "recovering" (it
+ * knows no view), and the answers of the others suffice if at least {@code nV - u} of them are real
+ * (docs/quorum.md, "Two joiners at once"): the recovering ones are faults too, so the others still hold
+ * every correct verifier.
  *
  * <p>Not thread-safe: the verifier's protocol thread calls it.
  */
@@ -25,6 +32,8 @@ final class Rejoin {
     private final ViewChanges rules;
     private final long nonce;
     private final Map<Integer, JoinState> answers = new TreeMap<>();
+    /** Verifiers that answered while rejoining themselves, and have not answered otherwise since. */
+    private final Set<Integer> recovering = new TreeSet<>();
     /**
      * Per verifier that answered: the lowest view it reported having reached (a correct verifier's first
      * answer; any answer after the restart bounds the earlier lives' views as well).
@@ -46,9 +55,24 @@ final class Rejoin {
         if (state.nonce() != nonce || state.verifier() != from || from == config.self() || !config.isVerifier(from)) {
             return false;
         }
+        if (isRecoveringAnswer(state)) {
+            if (!answers.containsKey(from)) {
+                recovering.add(from); // delivered after a real answer of the same verifier, it changes nothing
+            }
+            return true;
+        }
         answers.put(from, state);
+        recovering.remove(from);
         lowestReached.merge(from, state.view(), Math::min);
         return true;
+    }
+
+    /**
+     * The answer of a verifier that is rejoining itself: it knows no view and no commit, only that this
+     * incarnation asked (it set its filter for it, rule F). View -1, leaving, certificate view -2.
+     */
+    static boolean isRecoveringAnswer(JoinState state) {
+        return state.view() < 0 && state.changing() && state.certificateView() == ViewChanges.RECOVERING;
     }
 
     /**
@@ -72,7 +96,8 @@ final class Rejoin {
 
     /** The view and batch to adopt if the answers allow it now, or null. */
     Adopted tryAdopt() {
-        if (answers.size() < config.verifiers().length - 1) {
+        if (answers.size() + recovering.size() < config.verifiers().length - 1
+                || answers.size() < config.agreementQuorum()) {
             return null;
         }
         long view = -1;

@@ -224,6 +224,27 @@ public final class Verifier {
         return views.recovering();
     }
 
+    /**
+     * Whether this verifier's view changes count towards a new view: it is not recovering, and if it restarted
+     * without its state, it holds a certificate that covers what its earlier lives voted (docs/quorum.md,
+     * "Rejoining", rule R). Until then it is still one of the {@code u} faults as far as view changes go.
+     */
+    public boolean countsInViewChanges() {
+        return !views.recovering() && reportsCertificate();
+    }
+
+    private boolean reportsCertificate() {
+        // docs/quorum.md, "Rejoining", rule R: before its restart it was prepared for no batch of the rejoined
+        // view at or above abstainThrough (the adopted batch + 2D), so a certificate of that view from
+        // abstainThrough on is at or above every token it was prepared for in either life.
+        // docs/quorum.md, "Counting again without a rejoin": after entering a view by a NewView, its reports
+        // count only from a certificate of that view on, which no earlier life held.
+        boolean afterRejoin = rejoinView < 0
+                || (best != null
+                        && (best.view() > rejoinView || (best.view() == rejoinView && best.seq() >= abstainThrough)));
+        return afterRejoin && (freshView < 0 || (best != null && best.view() >= freshView));
+    }
+
     /** Whether this verifier has left its view and waits for the next one to start. */
     public boolean changingView() {
         return views.changing();
@@ -381,6 +402,10 @@ public final class Verifier {
         }
         if (message instanceof ViewQuery query) {
             onViewQuery(from, query);
+            return;
+        }
+        if (views.recovering() && message instanceof JoinQuery query) {
+            onJoinQueryWhileRecovering(from, query);
             return;
         }
         if (views.recovering() && !(message instanceof NewView)) {
@@ -826,6 +851,26 @@ public final class Verifier {
     }
 
     /**
+     * Another verifier restarted while this one still rejoins (two faults, {@code u >= 2}): this one knows no
+     * view to tell, but sets the filter of rule F for that incarnation as any answerer does, and says it is
+     * recovering, so that the joiner need not wait for it (docs/quorum.md, "Two joiners at once"). Without the
+     * answer two verifiers restarted together would each wait for the other and rejoin only by a view change.
+     */
+    private void onJoinQueryWhileRecovering(int from, JoinQuery query) {
+        if (from == self || !config.isVerifier(from)) {
+            return;
+        }
+        // Answered in no view: any view its adoption names lowers the filter (ViewChanges.onAdopted).
+        if (!rules.onRejoin(from, Long.MAX_VALUE, query.nonce(), false)) {
+            staleJoinQueries++;
+            return;
+        }
+        outbox.send(
+                from,
+                new JoinState(self, query.nonce(), -1, true, ViewChanges.RECOVERING, ViewChanges.ORIGIN, List.of()));
+    }
+
+    /**
      * An execution replica that restarted without its state asks how far the views have gone
      * (docs/quorum.md, "Restarting without a disk"). A verifier that is itself still rejoining does not
      * know: it stays silent, and the replica asks again.
@@ -1014,16 +1059,7 @@ public final class Verifier {
 
         @Override
         public boolean reportsCertificate() {
-            // docs/quorum.md, "Rejoining", rule R: before its restart it was prepared for no batch of the
-            // rejoined view at or above abstainThrough (the adopted batch + 2D), so a certificate of that view
-            // from abstainThrough on is at or above every token it was prepared for in either life.
-            // docs/quorum.md, "Counting again without a rejoin": after entering a view by a NewView, its reports
-            // count only from a certificate of that view on, which no earlier life held.
-            boolean afterRejoin = rejoinView < 0
-                    || (best != null
-                            && (best.view() > rejoinView
-                                    || (best.view() == rejoinView && best.seq() >= abstainThrough)));
-            return afterRejoin && (freshView < 0 || (best != null && best.view() >= freshView));
+            return Verifier.this.reportsCertificate();
         }
     }
 

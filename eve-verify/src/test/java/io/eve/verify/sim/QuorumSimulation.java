@@ -88,8 +88,18 @@ final class QuorumSimulation implements World {
      * {@code *-rejoin}: only crashes of processes other than the execution primary, no view change.
      */
     private final boolean u2;
+    /**
+     * Profile {@code crash-u2-amnesia}: as {@code crash-u2}, but the faults are mostly crashes (the execution
+     * primary's included) with restarts without state, so two processes that voted together forget it at
+     * once; cuts of a process and slow links make views change around them.
+     */
+    private final boolean amnesia;
     /** Profiles {@code crash-u2*}: until when each process counts as faulty after a cut or a restart. */
     private final long[] faultyUntil;
+    /** Profile {@code crash-u2}: faults injected while another process was faulty. */
+    private int secondFaults;
+    /** Profiles {@code crash-u2-rejoin} and {@code crash-u2-amnesia}: two processes crashed at once. */
+    private int doubleCrashes;
     /** Profiles {@code *-rejoin-failover}: crashes injected so far, which picks the next victim. */
     private int failoverCrashes;
     /** Profiles {@code *-rejoin-failover}: the first process crashed in the current round. */
@@ -179,6 +189,7 @@ final class QuorumSimulation implements World {
         this.restartAll = profile.endsWith("-restart-all");
         this.failover = profile.endsWith("-rejoin-failover");
         this.u2 = profile.startsWith("crash-u2");
+        this.amnesia = profile.equals("crash-u2-amnesia");
         // -unordered: messages between processes reordered and 5 % duplicated, beyond the FIFO contract.
         boolean unordered = profile.endsWith("-unordered");
         Faults faults = new Faults(
@@ -805,7 +816,43 @@ final class QuorumSimulation implements World {
         }
         int target = healthy.get(faultRandom.nextInt(healthy.size()));
         if (rejoin) {
-            if (faulty > 0 || settled()) {
+            if (faulty > 0 || !settled()) {
+                return;
+            }
+            if (kind % 2 == 0 || healthy.size() < 2) {
+                crash(target);
+                return;
+            }
+            // Two at once, restarting within a millisecond of each other: both rejoin together, each
+            // answering the other's query as a verifier that is itself recovering.
+            int second;
+            do {
+                second = healthy.get(faultRandom.nextInt(healthy.size()));
+            } while (second == target);
+            long downFor = 5 * MS + faultRandom.nextLong(4 * VIEW_TIMEOUT_NANOS);
+            doubleCrashes++;
+            crash(target, downFor);
+            crash(second, downFor + faultRandom.nextLong(MS));
+            return;
+        }
+        if (faulty > 0) {
+            secondFaults++;
+        }
+        if (amnesia && kind <= 1) {
+            crash(target);
+            return;
+        }
+        if (amnesia && kind <= 3) {
+            if (faulty == 0 && healthy.size() >= 2) {
+                // Two at once, each restarting on its own: the two may have voted together just before.
+                int second;
+                do {
+                    second = healthy.get(faultRandom.nextInt(healthy.size()));
+                } while (second == target);
+                doubleCrashes++;
+                crash(target);
+                crash(second);
+            } else {
                 crash(target);
             }
             return;
@@ -845,12 +892,16 @@ final class QuorumSimulation implements World {
 
     /**
      * Profiles {@code crash-u2*}: {@code process} counts against the fault budget: down, not back in service
-     * after a restart, about to execute wrongly, or cut off (for a view timeout beyond the cut, and beyond its
+     * after a restart or back without its view changes counting yet (rule R), about to execute wrongly, or cut off (for a view timeout beyond the cut, and beyond its
      * return after a restart, while its earlier incarnation's messages may still arrive).
      */
     private boolean faulty(int id) {
         QuorumSimProcess process = running[id];
-        return !process.alive() || !inService(process) || process.app.corruptNext > 0 || now() < faultyUntil[id];
+        return !process.alive()
+                || !inService(process)
+                || !process.verifier.countsInViewChanges()
+                || process.app.corruptNext > 0
+                || now() < faultyUntil[id];
     }
 
     /**
@@ -1014,6 +1065,16 @@ final class QuorumSimulation implements World {
         lastDisruption = now() + downFor;
     }
 
+    /** Profile {@code crash-u2}: faults injected while another process was faulty, in this run. */
+    int secondFaults() {
+        return secondFaults;
+    }
+
+    /** Profiles {@code crash-u2-rejoin} and {@code crash-u2-amnesia}: pairs crashed at once, in this run. */
+    int doubleCrashes() {
+        return doubleCrashes;
+    }
+
     /** Crashes of the whole cluster in this run. */
     int wholeClusterCrashes() {
         return wholeClusterCrashes;
@@ -1098,6 +1159,11 @@ final class QuorumSimulation implements World {
             queue.after(downFor, "restart process " + process, () -> start(process, true));
             return;
         }
+        crash(process, 5 * MS + faultRandom.nextLong(4 * VIEW_TIMEOUT_NANOS));
+    }
+
+    /** Crashes {@code process}, which restarts without its state after {@code downFor}. */
+    private void crash(int process, long downFor) {
         QuorumSimProcess victim = running[process];
         if (victim.verifier != null) {
             extraProtectionRollbacks += victim.verifier.extraProtectionRollbacks();
@@ -1106,8 +1172,7 @@ final class QuorumSimulation implements World {
         viewChangesOfCrashed += victim.verifier.viewChangesStarted();
         victim.crash();
         crashes++;
-        long downFor = 5 * MS + faultRandom.nextLong(4 * VIEW_TIMEOUT_NANOS);
-        lastDisruption = now() + downFor;
+        lastDisruption = Math.max(lastDisruption, now() + downFor);
         faultyUntil[process] = now() + downFor + 6 * VIEW_TIMEOUT_NANOS;
         log("fault: crash " + victim.name() + ", restart in " + downFor / MS + " ms");
         queue.after(downFor, "restart process " + process, () -> start(process, true));

@@ -190,6 +190,61 @@ class QuorumSimulationTest {
     }
 
     /**
+     * {@code u = 2} (docs/quorum.md, "Two joiners at once"): five processes, and two processes other than the
+     * execution primary crash at once and restart within a millisecond of each other, both without their
+     * state. Each answers the other's join query as a verifier that is recovering itself, and both rejoin the
+     * view without a view change. Before a recovering verifier answered, each waited for the other and 8 of the
+     * first 10 seeds changed view.
+     */
+    @Test
+    void shouldBringTwoProcessesRestartedTogetherBackInServiceWithoutAViewChange() {
+        int doubleCrashes = 0;
+        long slowest = 0;
+        for (long seed = 1; seed <= 6; seed++) {
+            QuorumSimulation sim =
+                    new QuorumSimulation(seed, "crash-u2-rejoin", SimulationRunner.settings(1500, false));
+            sim.run();
+            doubleCrashes += sim.doubleCrashes();
+            slowest = Math.max(slowest, sim.slowestRejoinNanos());
+            assertThat(sim.viewChangesStarted()).as("seed %d", seed).isZero();
+        }
+        assertThat(doubleCrashes).as("pairs crashed at once").isGreaterThan(3);
+        assertThat(slowest).as("the slowest rejoin").isBetween(0L, QuorumSimulation.REJOIN_BOUND_NANOS);
+    }
+
+    /**
+     * {@code u = 2}: crashes with restarts without state, cuts, divergent execution and slow links, two faulty
+     * processes at a time ({@code crash-u2}); and mostly crashes, the primary's included, so that two
+     * processes that voted together forget it at once ({@code crash-u2-amnesia}). Every invariant holds, and
+     * second faults did come while a first was still on.
+     */
+    @Test
+    void shouldKeepEveryInvariantWithTwoFaultsAtATime() {
+        for (String profile : List.of("crash-u2", "crash-u2-amnesia")) {
+            List<String> failures = new ArrayList<>();
+            int secondFaults = 0;
+            for (long seed = 1; seed <= 6; seed++) {
+                QuorumSimulation sim =
+                        new QuorumSimulation(seed, profile, SimulationRunner.settings(FAULT_MILLIS, false));
+                try {
+                    sim.run();
+                } catch (SimulationFailure failure) {
+                    failures.add(failure.getMessage());
+                }
+                secondFaults += sim.secondFaults();
+            }
+            assertThat(failures)
+                    .as(
+                            "%s: %d of 6 seeds failed; the first:%n%s",
+                            profile, failures.size(), failures.isEmpty() ? "" : failures.get(0))
+                    .isEmpty();
+            assertThat(secondFaults)
+                    .as("%s: faults while another process was faulty", profile)
+                    .isGreaterThan(3);
+        }
+    }
+
+    /**
      * Issue 21: two processes other than the execution primary crash one after the other and each rejoins
      * the view without a view change (rule A), then the primary crashes. The cluster must change view with
      * the two rejoined verifiers; while a rejoined verifier's view change never counted (rules R and F as

@@ -99,7 +99,8 @@ public final class SimulationRunner {
                         "crash-rejoin-failover",
                         "bft-rejoin-failover",
                         "crash-u2",
-                        "crash-u2-rejoin")
+                        "crash-u2-rejoin",
+                        "crash-u2-amnesia")
                 .contains(profile);
     }
 
