@@ -38,6 +38,49 @@ class QuorumRejoinIT {
         rejoin(QuorumCluster.crash(ExtraProtectionConfig.OFF), 2, Role.BACKUP);
     }
 
+    /**
+     * {@code u = 2} (docs/quorum.md, "Two joiners at once"): five processes; two crash at once, the other three
+     * go on, and both restart without their state together. Each answers the other's join query as a verifier
+     * that is recovering itself, and both are back without a view change.
+     */
+    @Test
+    void shouldBringTwoProcessesRestartedTogetherBackWithoutAViewChangeWithUEqualTwo() throws Exception {
+        int[] processes = {0, 1, 2, 3, 4};
+        QuorumConfig config =
+                new QuorumConfig(2, 0, processes, processes, 0, 500_000_000L, 50_000_000L, 4, 64, 2_000_000L);
+        try (QuorumCluster cluster = QuorumCluster.inMemory(config);
+                CounterLoad load = new CounterLoad(cluster, 4)) {
+            load.awaitProgress(50);
+            cluster.crash(2);
+            cluster.crash(4);
+            load.awaitProgress(50);
+            long restartedAt = System.nanoTime();
+            cluster.start(2, true);
+            cluster.start(4, true);
+            for (int node : new int[] {2, 4}) {
+                ReplicaStatus status = cluster.processes[node].awaitRole(Role.BACKUP, IN_SERVICE_BOUND);
+                System.out.println("rejoin, u = 2: node " + node + " back in service after "
+                        + (System.nanoTime() - restartedAt) / 1_000_000 + " ms, at batch " + status.verifiedSeq()
+                        + " of view " + status.view());
+            }
+            long verified = cluster.processes[4].status().verifiedSeq();
+            load.awaitProgress(100);
+            assertThat(cluster.processes[2].status().verifiedSeq()).isGreaterThan(verified);
+            assertThat(cluster.processes[4].status().verifiedSeq()).isGreaterThan(verified);
+            load.stop();
+            cluster.awaitEqualStates(processes);
+            for (int replica : processes) {
+                load.assertState(cluster.apps[replica]);
+            }
+            for (int node : processes) {
+                assertThat(cluster.processes[node].view())
+                        .as("no view change at node %d", node)
+                        .isZero();
+            }
+            assertThat(cluster.failures).isEmpty();
+        }
+    }
+
     private static void rejoin(QuorumCluster created, int node, Role role) throws Exception {
         try (QuorumCluster cluster = created;
                 CounterLoad load = new CounterLoad(cluster, 4)) {
