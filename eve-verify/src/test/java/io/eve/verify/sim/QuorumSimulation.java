@@ -85,7 +85,9 @@ final class QuorumSimulation implements World {
      * wrongly while the first is still faulty, so two restarted verifiers may rejoin at once and a joiner's
      * earlier life may send view changes that reach a verifier it never asked (docs/quorum.md, "Counting again
      * without a rejoin", {@code u >= 2}). {@code crash-u2-rejoin} keeps the cluster healthy otherwise, as
-     * {@code *-rejoin}: only crashes of processes other than the execution primary, no view change.
+     * {@code *-rejoin}: only crashes of processes other than the execution primary, no view change. {@code bft-u2}
+     * and {@code bft-u2-rejoin}: the same with {@code r = 1}, six verifiers of which the first five also execution
+     * replicas; in {@code bft-u2} most seeds have a Byzantine process, which is one of the two faults throughout.
      */
     private final boolean u2;
     /**
@@ -188,7 +190,7 @@ final class QuorumSimulation implements World {
         this.rejoin = profile.endsWith("-rejoin");
         this.restartAll = profile.endsWith("-restart-all");
         this.failover = profile.endsWith("-rejoin-failover");
-        this.u2 = profile.startsWith("crash-u2");
+        this.u2 = profile.startsWith("crash-u2") || profile.startsWith("bft-u2");
         this.amnesia = profile.equals("crash-u2-amnesia");
         // -unordered: messages between processes reordered and 5 % duplicated, beyond the FIFO contract.
         boolean unordered = profile.endsWith("-unordered");
@@ -208,13 +210,20 @@ final class QuorumSimulation implements World {
         this.network = new SimNetwork(this, root.split(), faults);
         this.faultRandom = root.split();
         this.stageRandom = root.split();
-        this.processes = bft ? new int[] {0, 1, 2, 3} : u2 ? new int[] {0, 1, 2, 3, 4} : new int[] {0, 1, 2};
+        this.processes = bft
+                ? u2 ? new int[] {0, 1, 2, 3, 4, 5} : new int[] {0, 1, 2, 3}
+                : u2 ? new int[] {0, 1, 2, 3, 4} : new int[] {0, 1, 2};
         this.faultyUntil = new long[processes.length];
-        QuorumConfig config = bft
-                ? QuorumConfig.bft(processes, 0)
-                : u2
-                        ? new QuorumConfig(2, 0, processes, processes, 0, 500_000_000L, 50_000_000L, 4, 64, 2_000_000L)
-                        : QuorumConfig.crash(processes, 0);
+        // bft-u2: u = 2, r = 1: six verifiers, the first five also execution replicas (nE = u + max(u, r) + 1).
+        QuorumConfig config = bft && u2
+                ? new QuorumConfig(
+                        2, 1, Arrays.copyOf(processes, 5), processes, 0, 500_000_000L, 50_000_000L, 4, 64, 2_000_000L)
+                : bft
+                        ? QuorumConfig.bft(processes, 0)
+                        : u2
+                                ? new QuorumConfig(
+                                        2, 0, processes, processes, 0, 500_000_000L, 50_000_000L, 4, 64, 2_000_000L)
+                                : QuorumConfig.crash(processes, 0);
         this.concurrencyBugs = profile.startsWith("crash-epm");
         this.extraProtection = !profile.equals("crash-epm-off");
         this.stalls = profile.equals("crash-epm-stall");
@@ -233,8 +242,9 @@ final class QuorumSimulation implements World {
         this.running = new QuorumSimProcess[processes.length];
         this.incarnations = new int[processes.length];
         int pick = bft ? root.nextInt(5) : 0;
-        this.byzantineProcess =
-                !rejoin && !restartAll && !failover && (forging || (bft && pick > 0)) ? root.nextInt(4) : -1;
+        this.byzantineProcess = !rejoin && !restartAll && !failover && (forging || (bft && pick > 0))
+                ? root.nextInt(processes.length)
+                : -1;
         this.disks = new QuorumSimProcess.Disk[processes.length];
         if (restartAll) {
             for (int process : processes) {
@@ -255,8 +265,12 @@ final class QuorumSimulation implements World {
         } else {
             this.behaviour = byzantineProcess < 0
                     ? Byzantine.NONE
-                    : byzantineProcess == 3 ? Byzantine.EQUIVOCATING_VERIFIER : kinds[pick - 1];
+                    : !hostsExecution(config, byzantineProcess) ? Byzantine.EQUIVOCATING_VERIFIER : kinds[pick - 1];
         }
+    }
+
+    private static boolean hostsExecution(QuorumConfig config, int process) {
+        return Arrays.stream(config.executionReplicas()).anyMatch(replica -> replica == process);
     }
 
     Simulation.Outcome run() {
@@ -859,7 +873,8 @@ final class QuorumSimulation implements World {
         }
         if (kind == 0) {
             crash(target);
-        } else if (kind == 1 && running[target].replica != null) {
+        } else if (kind == 1 && running[target].replica != null && !bft) {
+            // (bft-u2: the Byzantine process is the one commission fault r = 1 allows.)
             running[target].app.corruptNext = 1 + faultRandom.nextInt(2);
             log("fault: " + running[target].name() + " will execute its next " + running[target].app.corruptNext
                     + " adds wrongly");
@@ -897,7 +912,8 @@ final class QuorumSimulation implements World {
      */
     private boolean faulty(int id) {
         QuorumSimProcess process = running[id];
-        return !process.alive()
+        return id == byzantineProcess
+                || !process.alive()
                 || !inService(process)
                 || !process.verifier.countsInViewChanges()
                 || process.app.corruptNext > 0

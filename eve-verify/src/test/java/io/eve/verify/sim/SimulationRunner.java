@@ -100,7 +100,9 @@ public final class SimulationRunner {
                         "bft-rejoin-failover",
                         "crash-u2",
                         "crash-u2-rejoin",
-                        "crash-u2-amnesia")
+                        "crash-u2-amnesia",
+                        "bft-u2",
+                        "bft-u2-rejoin")
                 .contains(profile);
     }
 
