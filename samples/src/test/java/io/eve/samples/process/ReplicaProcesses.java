@@ -141,8 +141,17 @@ final class ReplicaProcesses implements AutoCloseable {
     static ReplicaProcesses startQuorum(
             Path workDir, String profile, List<String> extraConfig, List<String> replicaArgs)
             throws IOException, InterruptedException {
+        return startQuorum(workDir, profile, profile.equals("bft") ? 4 : 3, extraConfig, replicaArgs);
+    }
+
+    /**
+     * As {@link #startQuorum(Path, String, List, List)} with {@code count} nodes, for {@code quorum.u} above 1
+     * in {@code extraConfig} (the first nodes take the roles, as the configuration's defaults give them).
+     */
+    static ReplicaProcesses startQuorum(
+            Path workDir, String profile, int count, List<String> extraConfig, List<String> replicaArgs)
+            throws IOException, InterruptedException {
         Files.createDirectories(workDir);
-        int count = profile.equals("bft") ? 4 : 3;
         int[] ports = ReplicaLaunch.freePorts(count);
         List<String> nodes = new ArrayList<>();
         for (int node = 0; node < count; node++) {
