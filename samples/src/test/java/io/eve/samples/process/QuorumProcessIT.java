@@ -132,8 +132,8 @@ class QuorumProcessIT {
      * Each answers the other's join query as a verifier that is recovering itself (docs/quorum.md, "Two
      * joiners at once"), both catch up by transfer, and no acknowledged write is lost. With extra protection on
      * (the crash profile's default) the kills cost a view change (the mode waits for all five tokens; the first
-     * run took views 1 and 2, view 1's leader being dead), and the joiners come back through it: 16.6 and 17.2
-     * s after their JVMs started, in view 2.
+     * run took views 1 and 2, view 1's leader being dead), and the joiners come back through it: 15.7 to 17.9 s
+     * after their JVMs started in three runs, in view 2.
      */
     @Test
     void shouldKeepEveryAcknowledgedWriteWhenTwoOfFiveCrashReplicasAreKilledTogetherAndRejoin(TestInfo test)
@@ -154,8 +154,9 @@ class QuorumProcessIT {
                 cluster.restartJoining(first);
                 cluster.restartJoining(second);
                 for (int node : new int[] {first, second}) {
+                    // The view change the kills caused may still be under way: RECOVERY_LIMIT, not AGREEMENT_LIMIT.
                     io.eve.ReplicaStatus back = cluster.awaitFullStatus(
-                            node, status -> status.role() == Replica.Role.BACKUP, AGREEMENT_LIMIT);
+                            node, status -> status.role() == Replica.Role.BACKUP, RECOVERY_LIMIT);
                     System.out.printf(
                             "rejoin, u = 2: node %d back as %s %d ms after the restart (JVM start), view %d%n",
                             node, back.role(), (System.nanoTime() - restartedAt) / 1_000_000, back.view());
