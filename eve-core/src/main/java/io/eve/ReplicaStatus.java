@@ -25,6 +25,10 @@ import io.eve.merkle.Digest;
  *     verifier last started a view change ("extra protection: batch 812: the token of replica 2 differs from the
  *     quorum's, ..."; docs/operations.md, "Logs"), in primary-backup why the replica last moved to another view
  *     ("primary silent for 1000 ms; taking over in view 1"); "" if it did not since start
+ * @param countsInViewChanges false while this node's verifier restarted without its state and does not count
+ *     towards a view change yet: it holds no certificate covering what its earlier lives voted (docs/quorum.md,
+ *     "Rejoining", rule R). Restarting another process before it turns true can leave a view change one
+ *     process short (docs/operations.md, "Restarting a quorum process"). True without a verifier.
  */
 public record ReplicaStatus(
         int node,
@@ -41,7 +45,44 @@ public record ReplicaStatus(
         long repliesReleased,
         long viewChanges,
         long divergedObjects,
-        String lastViewChange) {
+        String lastViewChange,
+        boolean countsInViewChanges) {
+
+    /** As the canonical constructor, for a node that counts towards view changes (or has no verifier). */
+    public ReplicaStatus(
+            int node,
+            Replica.Role role,
+            String roles,
+            long view,
+            long committedSeq,
+            long stableSeq,
+            Digest stableRoot,
+            long verifiedSeq,
+            long rollbacks,
+            long transfers,
+            long transferBytes,
+            long repliesReleased,
+            long viewChanges,
+            long divergedObjects,
+            String lastViewChange) {
+        this(
+                node,
+                role,
+                roles,
+                view,
+                committedSeq,
+                stableSeq,
+                stableRoot,
+                verifiedSeq,
+                rollbacks,
+                transfers,
+                transferBytes,
+                repliesReleased,
+                viewChanges,
+                divergedObjects,
+                lastViewChange,
+                true);
+    }
 
     /** Checks the fields. */
     public ReplicaStatus {
@@ -80,7 +121,9 @@ public record ReplicaStatus(
                     number(fields, "viewChanges"),
                     number(fields, "divergedObjects"),
                     // Absent in the status of a replica built before it existed.
-                    fields.getOrDefault("lastViewChange", ""));
+                    fields.getOrDefault("lastViewChange", ""),
+                    // Likewise.
+                    !"false".equals(fields.get("countsInViewChanges")));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("a replica status is not readable (" + e.getMessage() + "): " + json, e);
         }
@@ -114,7 +157,8 @@ public record ReplicaStatus(
                 "{\"node\": %d, \"role\": \"%s\", \"roles\": \"%s\", \"primary\": %b, \"view\": %d, \"committedSeq\": %d,"
                         + " \"stableSeq\": %d, \"stableRoot\": \"%s\", \"verifiedSeq\": %d, \"rollbacks\": %d,"
                         + " \"transfers\": %d, \"transferBytes\": %d, \"replies\": %d, \"viewChanges\": %d,"
-                        + " \"divergedObjects\": %d, \"joining\": %b, \"lastViewChange\": \"%s\"}",
+                        + " \"divergedObjects\": %d, \"joining\": %b, \"lastViewChange\": \"%s\","
+                        + " \"countsInViewChanges\": %b}",
                 node,
                 role.name().toLowerCase(java.util.Locale.ROOT),
                 escape(roles),
@@ -131,7 +175,8 @@ public record ReplicaStatus(
                 viewChanges,
                 divergedObjects,
                 role == Replica.Role.JOINING,
-                escape(lastViewChange));
+                escape(lastViewChange),
+                countsInViewChanges);
     }
 
     /** {@code text} as the inside of a JSON string. */

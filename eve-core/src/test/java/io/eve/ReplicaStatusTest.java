@@ -45,6 +45,20 @@ class ReplicaStatusTest {
     }
 
     @Test
+    void shouldSayWhetherARestartedVerifierCountsTowardsViewChangesYet() {
+        ReplicaStatus rejoined = new ReplicaStatus(
+                3, Replica.Role.VERIFIER, "verifier", 4, -1, -1, null, 17, 0, 0, 0, 0, 0, 0, "", false);
+
+        assertThat(rejoined.toJson()).contains("\"countsInViewChanges\": false");
+        assertThat(ReplicaStatus.fromJson(rejoined.toJson())).isEqualTo(rejoined);
+        String older = rejoined.toJson().replace(", \"countsInViewChanges\": false", "");
+        assertThat(older).doesNotContain("countsInViewChanges");
+        assertThat(ReplicaStatus.fromJson(older).countsInViewChanges())
+                .as("a replica built before the field existed said nothing: read as counting")
+                .isTrue();
+    }
+
+    @Test
     void readsBackALongReasonFullOfEscapes() {
         String reason = "a \"quoted\" \\ line\n".repeat(20_000);
         ReplicaStatus status =

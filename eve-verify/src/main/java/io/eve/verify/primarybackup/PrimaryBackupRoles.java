@@ -98,7 +98,8 @@ public final class PrimaryBackupRoles implements HostedRoles {
                 -1,
                 0,
                 machine.divergedObjects(),
-                machine.lastViewChange());
+                machine.lastViewChange(),
+                true);
     }
 
     /** The state machine's actions, bound to the runtime. */

@@ -82,6 +82,7 @@ public final class WitnessRoles implements HostedRoles {
                 -1,
                 0,
                 0,
-                "");
+                "",
+                true);
     }
 }

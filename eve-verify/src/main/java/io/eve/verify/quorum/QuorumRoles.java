@@ -212,7 +212,8 @@ public final class QuorumRoles implements HostedRoles {
                 verifier != null ? verifier.committedSeq() : -1,
                 verifier != null ? verifier.viewChangesStarted() : 0,
                 verifier != null ? verifier.divergedObjects() : 0,
-                verifier == null ? "" : java.util.Objects.requireNonNullElse(verifier.lastViewChangeReason(), ""));
+                verifier == null ? "" : java.util.Objects.requireNonNullElse(verifier.lastViewChangeReason(), ""),
+                verifier == null || verifier.countsInViewChanges());
     }
 
     /** Whether a message is addressed to the verifier role (the rest go to the execution replica). */

@@ -289,7 +289,8 @@ public final class ReplicaRuntime implements Replica {
                 metrics.repliesReleased(),
                 role.viewChanges(),
                 role.divergedObjects(),
-                role.lastViewChange());
+                role.lastViewChange(),
+                role.countsInViewChanges());
     }
 
     @Override

@@ -15,6 +15,8 @@ import io.eve.Replica;
  *     re-execution (the primary-backup primary, or the verifier)
  * @param lastViewChange why the verifier last started a view change, or why the primary-backup replica last moved
  *     to another view; "" if none since start (and for a witness)
+ * @param countsInViewChanges whether the verifier's view changes count towards a new view (false while it rejoined
+ *     without its state and holds no certificate covering its earlier lives' votes); true without a verifier
  */
 public record RoleStatus(
         Replica.Role role,
@@ -24,4 +26,5 @@ public record RoleStatus(
         long verifiedSeq,
         long viewChanges,
         long divergedObjects,
-        String lastViewChange) {}
+        String lastViewChange,
+        boolean countsInViewChanges) {}

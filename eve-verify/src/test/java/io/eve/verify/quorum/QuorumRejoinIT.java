@@ -65,8 +65,13 @@ class QuorumRejoinIT {
             }
             long verified = cluster.processes[4].status().verifiedSeq();
             load.awaitProgress(100);
-            assertThat(cluster.processes[2].status().verifiedSeq()).isGreaterThan(verified);
-            assertThat(cluster.processes[4].status().verifiedSeq()).isGreaterThan(verified);
+            for (int node : new int[] {2, 4}) {
+                ReplicaStatus later = cluster.processes[node].status();
+                assertThat(later.verifiedSeq()).isGreaterThan(verified);
+                assertThat(later.countsInViewChanges())
+                        .as("node %d counts again (rule R)", node)
+                        .isTrue();
+            }
             load.stop();
             cluster.awaitEqualStates(processes);
             for (int replica : processes) {
@@ -99,6 +104,9 @@ class QuorumRejoinIT {
             load.awaitProgress(100);
             ReplicaStatus later = cluster.processes[node].status();
             assertThat(later.role()).isEqualTo(role);
+            assertThat(later.countsInViewChanges())
+                    .as("100 batches later its verifier holds a certificate past the adopted batch + 2 (rule R)")
+                    .isTrue();
             assertThat(later.verifiedSeq())
                     .as("batches its verifier committed since")
                     .isGreaterThan(verified);

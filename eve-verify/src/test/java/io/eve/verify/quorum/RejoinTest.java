@@ -294,6 +294,30 @@ class RejoinTest {
                         && state.committed().equals(first));
     }
 
+    /**
+     * Rule R as the status reports it: a verifier that rejoined counts towards view changes only once it holds a
+     * certificate from the adopted batch + 2 on; before, restarting another process could leave a view change
+     * one verifier short.
+     */
+    @Test
+    void shouldCountTowardsViewChangesOnlyOnceItHoldsACertificateCoveringItsEarlierLife() {
+        assertThat(verifier(0, false).countsInViewChanges())
+                .as("started with the cluster")
+                .isTrue();
+        Verifier recovering = verifier(JOINER, true);
+        assertThat(recovering.countsInViewChanges()).as("still recovering").isFalse();
+        Verifier joiner = rejoined();
+        assertThat(joiner.countsInViewChanges())
+                .as("adopted batch 1, holds no certificate of batch 3")
+                .isFalse();
+        agree(joiner, second, 2 * MS);
+        assertThat(joiner.countsInViewChanges()).isFalse();
+        agree(joiner, third, 3 * MS);
+        assertThat(joiner.countsInViewChanges())
+                .as("prepared for batch 3 = 1 + 2")
+                .isTrue();
+    }
+
     @Test
     void shouldReportItsCertificateOnceItIsFromTheAdoptedBatchPlusTwo() {
         Verifier joiner = rejoined();

@@ -133,7 +133,7 @@ class QuorumProcessIT {
      * joiners at once"), both catch up by transfer, and no acknowledged write is lost. With extra protection on
      * (the crash profile's default) the kills cost a view change (the mode waits for all five tokens; the first
      * run took views 1 and 2, view 1's leader being dead), and the joiners come back through it: 15.7 to 17.9 s
-     * after their JVMs started in three runs, in view 2.
+     * after their JVMs started in three runs, in view 2 (in one CI run view 3, whose primary was a joiner).
      */
     @Test
     void shouldKeepEveryAcknowledgedWriteWhenTwoOfFiveCrashReplicasAreKilledTogetherAndRejoin(TestInfo test)
@@ -155,8 +155,11 @@ class QuorumProcessIT {
                 cluster.restartJoining(second);
                 for (int node : new int[] {first, second}) {
                     // The view change the kills caused may still be under way: RECOVERY_LIMIT, not AGREEMENT_LIMIT.
+                    // Back in service: a backup, or the primary if the view change made it one (seen in CI).
                     io.eve.ReplicaStatus back = cluster.awaitFullStatus(
-                            node, status -> status.role() == Replica.Role.BACKUP, RECOVERY_LIMIT);
+                            node,
+                            status -> status.role() == Replica.Role.BACKUP || status.role() == Replica.Role.PRIMARY,
+                            RECOVERY_LIMIT);
                     System.out.printf(
                             "rejoin, u = 2: node %d back as %s %d ms after the restart (JVM start), view %d%n",
                             node, back.role(), (System.nanoTime() - restartedAt) / 1_000_000, back.view());
