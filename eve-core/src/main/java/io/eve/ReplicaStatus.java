@@ -48,42 +48,6 @@ public record ReplicaStatus(
         String lastViewChange,
         boolean countsInViewChanges) {
 
-    /** As the canonical constructor, for a node that counts towards view changes (or has no verifier). */
-    public ReplicaStatus(
-            int node,
-            Replica.Role role,
-            String roles,
-            long view,
-            long committedSeq,
-            long stableSeq,
-            Digest stableRoot,
-            long verifiedSeq,
-            long rollbacks,
-            long transfers,
-            long transferBytes,
-            long repliesReleased,
-            long viewChanges,
-            long divergedObjects,
-            String lastViewChange) {
-        this(
-                node,
-                role,
-                roles,
-                view,
-                committedSeq,
-                stableSeq,
-                stableRoot,
-                verifiedSeq,
-                rollbacks,
-                transfers,
-                transferBytes,
-                repliesReleased,
-                viewChanges,
-                divergedObjects,
-                lastViewChange,
-                true);
-    }
-
     /** Checks the fields. */
     public ReplicaStatus {
         java.util.Objects.requireNonNull(lastViewChange, "lastViewChange (\"\" for none)");

@@ -26,9 +26,10 @@ class ReplicaStatusTest {
                 4,
                 3,
                 "extra protection: batch 812: the token of replica 2 differs from the quorum's, 3 ms after the"
-                        + " quorum (the wait is 10 ms); a \"quoted\" \\ path\n\tand a bell \u0007");
-        ReplicaStatus verifier =
-                new ReplicaStatus(3, Replica.Role.VERIFIER, "verifier", 3, -1, -1, null, 41, 0, 0, 0, 0, 4, 0, "");
+                        + " quorum (the wait is 10 ms); a \"quoted\" \\ path\n\tand a bell \u0007",
+                true);
+        ReplicaStatus verifier = new ReplicaStatus(
+                3, Replica.Role.VERIFIER, "verifier", 3, -1, -1, null, 41, 0, 0, 0, 0, 4, 0, "", true);
         assertThat(ReplicaStatus.fromJson(primary.toJson())).isEqualTo(primary);
         assertThat(ReplicaStatus.fromJson(verifier.toJson())).isEqualTo(verifier);
         assertThat(primary.toJson()).contains("\"primary\": true", "\"joining\": false");
@@ -36,7 +37,8 @@ class ReplicaStatusTest {
 
     @Test
     void readsTheStatusOfAReplicaBuiltBeforeTheLastViewChangeWasReported() {
-        String json = new ReplicaStatus(0, Replica.Role.BACKUP, "backup", 1, 5, 5, null, -1, 0, 0, 0, 0, 0, 0, "why")
+        String json = new ReplicaStatus(
+                        0, Replica.Role.BACKUP, "backup", 1, 5, 5, null, -1, 0, 0, 0, 0, 0, 0, "why", true)
                 .toJson()
                 .replace(", \"lastViewChange\": \"why\"", "");
 
@@ -61,8 +63,8 @@ class ReplicaStatusTest {
     @Test
     void readsBackALongReasonFullOfEscapes() {
         String reason = "a \"quoted\" \\ line\n".repeat(20_000);
-        ReplicaStatus status =
-                new ReplicaStatus(1, Replica.Role.PRIMARY, "primary", 2, 9, 9, null, -1, 0, 0, 0, 0, 1, 0, reason);
+        ReplicaStatus status = new ReplicaStatus(
+                1, Replica.Role.PRIMARY, "primary", 2, 9, 9, null, -1, 0, 0, 0, 0, 1, 0, reason, true);
 
         assertThat(ReplicaStatus.fromJson(status.toJson()).lastViewChange()).isEqualTo(reason);
     }
@@ -79,8 +81,8 @@ class ReplicaStatusTest {
 
     @Test
     void shouldNameWhatIsMissingOrUnreadable() {
-        String json =
-                new ReplicaStatus(0, Replica.Role.BACKUP, "backup", 1, 5, 5, null, -1, 0, 0, 0, 0, 0, 0, "").toJson();
+        String json = new ReplicaStatus(0, Replica.Role.BACKUP, "backup", 1, 5, 5, null, -1, 0, 0, 0, 0, 0, 0, "", true)
+                .toJson();
         assertThatThrownBy(() -> ReplicaStatus.fromJson(json.replace("\"view\"", "\"sight\"")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lacks 'view'");

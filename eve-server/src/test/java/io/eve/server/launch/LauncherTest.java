@@ -50,8 +50,8 @@ class LauncherTest {
     @Test
     void shouldKeepARunningReplicaWhoseStatusIsLateAndStopOnlyWhenItIsClosed() throws Exception {
         Scripted replica = new Scripted();
-        ReplicaStatus status =
-                new ReplicaStatus(2, Replica.Role.BACKUP, "execution", 3, 40, 40, null, -1, 1, 0, 0, 77, 3, 0, "");
+        ReplicaStatus status = new ReplicaStatus(
+                2, Replica.Role.BACKUP, "execution", 3, 40, 40, null, -1, 1, 0, 0, 77, 3, 0, "", true);
         replica.answers.add(() -> status);
         replica.answers.add(() -> {
             throw new IllegalStateException("node 2 did not answer within PT5S");

@@ -1,6 +1,7 @@
 package io.eve.verify.quorum;
 
 import io.eve.protocol.Message.JoinState;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -68,10 +69,15 @@ final class Rejoin {
     }
 
     /**
-     * The answer of a verifier that is rejoining itself: it knows no view and no commit, only that this
-     * incarnation asked (it set its filter for it, rule F). View -1, leaving, certificate view -2.
+     * The answer of a verifier that is rejoining itself to the query with {@code nonce}: it knows no view and no
+     * commit, only that this incarnation asked (it set its filter for it, rule F). View -1, leaving, certificate
+     * view -2.
      */
-    static boolean isRecoveringAnswer(JoinState state) {
+    static JoinState recoveringAnswer(int self, long nonce) {
+        return new JoinState(self, nonce, -1, true, ViewChanges.RECOVERING, ViewChanges.ORIGIN, List.of());
+    }
+
+    private static boolean isRecoveringAnswer(JoinState state) {
         return state.view() < 0 && state.changing() && state.certificateView() == ViewChanges.RECOVERING;
     }
 

@@ -405,7 +405,7 @@ public final class Verifier {
             return;
         }
         if (views.recovering() && message instanceof JoinQuery query) {
-            onJoinQueryWhileRecovering(from, query);
+            onJoinQuery(from, query);
             return;
         }
         if (views.recovering() && !(message instanceof NewView)) {
@@ -822,14 +822,23 @@ public final class Verifier {
 
     // ---- rejoining without a view change (docs/quorum.md, "Rejoining") ---------------------------------
 
-    /** A verifier that restarted asks where this one is: its view and the proof of its last commit there. */
+    /**
+     * A verifier that restarted asks where this one is: its view and the proof of its last commit there. If this
+     * one is rejoining itself (two faults, {@code u >= 2}), it knows no view to tell: it answers that it is
+     * recovering, so that the joiner need not wait for it, and sets the filter of rule F all the same
+     * (docs/quorum.md, "Two joiners at once"); silent, two verifiers restarted together would each wait for the
+     * other and rejoin only by a view change.
+     */
     private void onJoinQuery(int from, JoinQuery query) {
-        if (from == self) {
+        if (from == self || !config.isVerifier(from)) {
             return;
         }
+        boolean recovering = views.recovering();
         // Rule F: from now on a view change of the joiner counts here only as its announcements allow, whether
-        // this verifier is changing view or not (a view change of an earlier life may still be on its way).
-        if (!rules.onRejoin(from, views.view(), query.nonce(), views.changing())) {
+        // this verifier is changing view or not (a view change of an earlier life may still be on its way). A
+        // verifier that is recovering answers in no view: whatever view the joiner says it adopted lowers it.
+        long answeredIn = recovering ? Long.MAX_VALUE : views.view();
+        if (!rules.onRejoin(from, answeredIn, query.nonce(), !recovering && views.changing())) {
             staleJoinQueries++;
             LOG.warn(
                     "verifier {}: a join query of verifier {} with incarnation {}, below one it sent before: an"
@@ -840,6 +849,10 @@ public final class Verifier {
                     query.nonce());
             return;
         }
+        if (recovering) {
+            outbox.send(from, Rejoin.recoveringAnswer(self, query.nonce()));
+            return;
+        }
         Certificate proof = checkedProof(committedCertificate);
         // While it changes view, the view it is leaving for: the joiner bounds its earlier lives' views with it.
         long reached = views.reached();
@@ -848,26 +861,6 @@ public final class Verifier {
                 : new JoinState(
                         self, query.nonce(), reached, views.changing(), proof.view(), proof.token(), proof.evidence());
         outbox.send(from, state);
-    }
-
-    /**
-     * Another verifier restarted while this one still rejoins (two faults, {@code u >= 2}): this one knows no
-     * view to tell, but sets the filter of rule F for that incarnation as any answerer does, and says it is
-     * recovering, so that the joiner need not wait for it (docs/quorum.md, "Two joiners at once"). Without the
-     * answer two verifiers restarted together would each wait for the other and rejoin only by a view change.
-     */
-    private void onJoinQueryWhileRecovering(int from, JoinQuery query) {
-        if (from == self || !config.isVerifier(from)) {
-            return;
-        }
-        // Answered in no view: any view its adoption names lowers the filter (ViewChanges.onAdopted).
-        if (!rules.onRejoin(from, Long.MAX_VALUE, query.nonce(), false)) {
-            staleJoinQueries++;
-            return;
-        }
-        outbox.send(
-                from,
-                new JoinState(self, query.nonce(), -1, true, ViewChanges.RECOVERING, ViewChanges.ORIGIN, List.of()));
     }
 
     /**

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
 /** The join handlers of the {@link Verifier} (docs/quorum.md, "Rejoining"), bft profile: 4 verifiers. */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class RejoinTest {
-    private static final long NONCE = 41;
+    static final long NONCE = 41;
     private static final int JOINER = 3;
 
     record Sent(int to, Message message) {}
@@ -43,14 +43,18 @@ class RejoinTest {
     }
 
     private Verifier verifier(int self, boolean recovering, int depth) {
-        Verifier verifier = new Verifier(
+        return started(
                 QuorumConfig.bft(new int[] {0, 1, 2, 3}, self)
                         .withBatching(depth, 64, 2_000_000L)
                         .withPipelinedAgreement(true),
-                (to, m) -> sent.add(new Sent(to, m)),
-                Evidence.PLAIN,
-                recovering,
-                NONCE);
+                sent,
+                recovering);
+    }
+
+    /** A verifier of {@code config}, started at time 0 with join nonce {@link #NONCE}, sending into {@code sent}. */
+    static Verifier started(QuorumConfig config, List<Sent> sent, boolean recovering) {
+        Verifier verifier =
+                new Verifier(config, (to, m) -> sent.add(new Sent(to, m)), Evidence.PLAIN, recovering, NONCE);
         verifier.start(0);
         return verifier;
     }

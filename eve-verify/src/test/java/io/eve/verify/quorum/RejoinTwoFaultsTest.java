@@ -10,6 +10,7 @@ import io.eve.protocol.Message.CommitVote;
 import io.eve.protocol.Message.JoinQuery;
 import io.eve.protocol.Message.JoinState;
 import io.eve.protocol.Message.ViewChange;
+import io.eve.verify.quorum.RejoinTest.Sent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -24,10 +25,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class RejoinTwoFaultsTest {
-    private static final long NONCE = 41;
+    private static final long NONCE = RejoinTest.NONCE;
     private static final int[] PROCESSES = {0, 1, 2, 3, 4};
-
-    record Sent(int to, Message message) {}
 
     private final List<Sent> sent = new ArrayList<>();
     private final Token first = token(1, 1, null);
@@ -36,22 +35,7 @@ class RejoinTwoFaultsTest {
     private Verifier verifier(int self, boolean recovering) {
         QuorumConfig config =
                 new QuorumConfig(2, 0, PROCESSES, PROCESSES, self, 500_000_000L, 50_000_000L, 4, 64, 2_000_000L);
-        Verifier verifier = new Verifier(
-                config.withExtraProtection(ExtraProtectionConfig.OFF),
-                (to, m) -> sent.add(new Sent(to, m)),
-                Evidence.PLAIN,
-                recovering,
-                NONCE);
-        verifier.start(0);
-        return verifier;
-    }
-
-    private <T extends Message> List<T> sentOf(Class<T> type) {
-        return sent.stream()
-                .map(Sent::message)
-                .filter(type::isInstance)
-                .map(type::cast)
-                .toList();
+        return RejoinTest.started(config.withExtraProtection(ExtraProtectionConfig.OFF), sent, recovering);
     }
 
     /** {@code from}'s answer to the joiner: in view 0, {@code token} committed on the votes of 0, 1 and 2. */

@@ -773,13 +773,8 @@ final class QuorumSimulation implements World {
         } else if (kind == 2) {
             int cut = faultRandom.nextInt(processes.length);
             long nanos = MS + faultRandom.nextLong(3 * VIEW_TIMEOUT_NANOS);
-            log("fault: cut process " + cut + " off for " + nanos / MS + " ms");
             lastDisruption = now() + nanos;
-            for (int other : processes) {
-                if (other != cut) {
-                    network.cut(cut, other, nanos);
-                }
-            }
+            cutOff(cut, nanos);
         } else if (kind == 3 && asymmetric) {
             int from = faultRandom.nextInt(processes.length);
             int to = faultRandom.nextInt(processes.length);
@@ -798,15 +793,34 @@ final class QuorumSimulation implements World {
             }
         } else if (kind == 4) {
             int client = Simulation.CLIENT_BASE + faultRandom.nextInt(clients.size());
-            int process = faultRandom.nextInt(processes.length);
-            long nanos = 10 * MS + faultRandom.nextLong(200 * MS);
-            log("fault: cut client " + client + " from process " + process + " for " + nanos / MS + " ms");
-            network.cut(client, process, nanos);
+            cutClient(client, faultRandom.nextInt(processes.length));
         } else if (kind == 5) {
-            long nanos = 10 * MS + faultRandom.nextLong(100 * MS);
-            log("fault: slow links for " + nanos / MS + " ms");
-            network.slowDown(nanos);
+            slowLinks();
         }
+    }
+
+    /** Cuts {@code process} off from every other process for {@code nanos}. */
+    private void cutOff(int process, long nanos) {
+        log("fault: cut process " + process + " off for " + nanos / MS + " ms");
+        for (int other : processes) {
+            if (other != process) {
+                network.cut(process, other, nanos);
+            }
+        }
+    }
+
+    /** Cuts {@code client} from {@code process} for 10 to 210 ms. */
+    private void cutClient(int client, int process) {
+        long nanos = 10 * MS + faultRandom.nextLong(200 * MS);
+        log("fault: cut client " + client + " from process " + process + " for " + nanos / MS + " ms");
+        network.cut(client, process, nanos);
+    }
+
+    /** Slows every link down for 10 to 110 ms. */
+    private void slowLinks() {
+        long nanos = 10 * MS + faultRandom.nextLong(100 * MS);
+        log("fault: slow links for " + nanos / MS + " ms");
+        network.slowDown(nanos);
     }
 
     /**
@@ -887,28 +901,19 @@ final class QuorumSimulation implements World {
                 network.cut(target, other, nanos);
                 return;
             }
-            log("fault: cut process " + target + " off for " + nanos / MS + " ms");
-            for (int process : processes) {
-                if (process != target) {
-                    network.cut(target, process, nanos);
-                }
-            }
+            cutOff(target, nanos);
         } else if (kind == 4) {
-            int client = Simulation.CLIENT_BASE + faultRandom.nextInt(clients.size());
-            long nanos = 10 * MS + faultRandom.nextLong(200 * MS);
-            log("fault: cut client " + client + " from process " + target + " for " + nanos / MS + " ms");
-            network.cut(client, target, nanos);
+            cutClient(Simulation.CLIENT_BASE + faultRandom.nextInt(clients.size()), target);
         } else if (kind == 5) {
-            long nanos = 10 * MS + faultRandom.nextLong(100 * MS);
-            log("fault: slow links for " + nanos / MS + " ms");
-            network.slowDown(nanos);
+            slowLinks();
         }
     }
 
     /**
-     * Profiles {@code crash-u2*}: {@code process} counts against the fault budget: down, not back in service
-     * after a restart or back without its view changes counting yet (rule R), about to execute wrongly, or cut off (for a view timeout beyond the cut, and beyond its
-     * return after a restart, while its earlier incarnation's messages may still arrive).
+     * Profiles {@code crash-u2*} and {@code bft-u2*}: process {@code id} counts against the fault budget: it is
+     * the Byzantine one, down, not back in service after a restart, back without its view changes counting yet
+     * (rule R), about to execute wrongly, or within a view timeout after a cut of it ends (six after a restart,
+     * while its earlier incarnation's messages may still arrive).
      */
     private boolean faulty(int id) {
         QuorumSimProcess process = running[id];

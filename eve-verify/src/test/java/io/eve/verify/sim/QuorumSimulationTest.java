@@ -54,6 +54,30 @@ class QuorumSimulationTest {
                 .isEmpty();
     }
 
+    /**
+     * Runs seeds 1 to {@code count} of {@code profile} with {@code faultMillis} of faults, asserts that none
+     * failed, and returns the runs for their counters.
+     */
+    private static List<QuorumSimulation> runEach(String profile, int count, long faultMillis) {
+        List<String> failures = new ArrayList<>();
+        List<QuorumSimulation> runs = new ArrayList<>();
+        for (long seed = 1; seed <= count; seed++) {
+            QuorumSimulation sim = new QuorumSimulation(seed, profile, SimulationRunner.settings(faultMillis, false));
+            try {
+                sim.run();
+                runs.add(sim);
+            } catch (SimulationFailure failure) {
+                failures.add(failure.getMessage());
+            }
+        }
+        assertThat(failures)
+                .as(
+                        "%s: %d of %d seeds failed; the first:%n%s",
+                        profile, failures.size(), count, failures.isEmpty() ? "" : failures.get(0))
+                .isEmpty();
+        return runs;
+    }
+
     @Test
     void shouldKeepEveryInvariantOfTheCrashProfileUnderCrashesPartitionsAndDivergence() {
         runSeeds("crash", 1, 15);
@@ -227,24 +251,8 @@ class QuorumSimulationTest {
     @Test
     void shouldKeepEveryInvariantWithTwoFaultsAtATime() {
         for (String profile : List.of("crash-u2", "crash-u2-amnesia", "bft-u2")) {
-            List<String> failures = new ArrayList<>();
-            int secondFaults = 0;
-            for (long seed = 1; seed <= 5; seed++) {
-                QuorumSimulation sim =
-                        new QuorumSimulation(seed, profile, SimulationRunner.settings(FAULT_MILLIS, false));
-                try {
-                    sim.run();
-                } catch (SimulationFailure failure) {
-                    failures.add(failure.getMessage());
-                }
-                secondFaults += sim.secondFaults();
-            }
-            assertThat(failures)
-                    .as(
-                            "%s: %d of 5 seeds failed; the first:%n%s",
-                            profile, failures.size(), failures.isEmpty() ? "" : failures.get(0))
-                    .isEmpty();
-            assertThat(secondFaults)
+            List<QuorumSimulation> runs = runEach(profile, 5, FAULT_MILLIS);
+            assertThat(runs.stream().mapToLong(QuorumSimulation::secondFaults).sum())
                     .as("%s: faults while another process was faulty", profile)
                     .isGreaterThan(3);
         }
@@ -259,26 +267,15 @@ class QuorumSimulationTest {
     @Test
     void shouldChangeViewWhenThePrimaryFailsAfterTwoVerifiersRejoined() {
         for (String profile : List.of("crash-rejoin-failover", "bft-rejoin-failover")) {
-            List<String> failures = new ArrayList<>();
-            int crashes = 0;
-            long viewChanges = 0;
-            for (long seed = 1; seed <= 6; seed++) {
-                QuorumSimulation sim = new QuorumSimulation(seed, profile, SimulationRunner.settings(1500, false));
-                try {
-                    sim.run();
-                } catch (SimulationFailure failure) {
-                    failures.add(failure.getMessage());
-                }
-                crashes += sim.crashes();
-                viewChanges += sim.viewChangesStarted();
-            }
-            assertThat(failures)
-                    .as(
-                            "%s: %d of 6 seeds failed; the first:%n%s",
-                            profile, failures.size(), failures.isEmpty() ? "" : failures.get(0))
-                    .isEmpty();
-            assertThat(crashes).as("%s: crashes", profile).isGreaterThanOrEqualTo(6 * 3);
-            assertThat(viewChanges).as("%s: view changes", profile).isPositive();
+            List<QuorumSimulation> runs = runEach(profile, 6, 1500);
+            assertThat(runs.stream().mapToLong(QuorumSimulation::crashes).sum())
+                    .as("%s: crashes", profile)
+                    .isGreaterThanOrEqualTo(6 * 3);
+            assertThat(runs.stream()
+                            .mapToLong(QuorumSimulation::viewChangesStarted)
+                            .sum())
+                    .as("%s: view changes", profile)
+                    .isPositive();
         }
     }
 
