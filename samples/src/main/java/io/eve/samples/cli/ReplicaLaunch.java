@@ -1,7 +1,6 @@
 package io.eve.samples.cli;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,49 +51,21 @@ public final class ReplicaLaunch {
      * free as well: {port of node 0, port of node 1, m}.
      */
     public static int[] freePorts() throws IOException {
-        for (int attempt = 0; attempt < 20; attempt++) {
-            try (ServerSocket first = new ServerSocket(0);
-                    ServerSocket second = new ServerSocket(0);
-                    ServerSocket metrics = new ServerSocket(0);
-                    ServerSocket metricsOfNodeOne = new ServerSocket(metrics.getLocalPort() + 1)) {
-                return new int[] {first.getLocalPort(), second.getLocalPort(), metricsOfNodeOne.getLocalPort() - 1};
-            } catch (IOException taken) {
-                // metrics + 1 was in use: draw again.
-            }
-        }
-        throw new IOException("found no metrics port m with m + 1 free in 20 attempts");
+        return freePorts(2);
     }
 
     /**
      * {@code count} transport ports and a metrics port {@code m} with {@code m + 1 .. m + count - 1} free as
      * well (node {@code i}'s metrics): {port of node 0, ..., port of node count - 1, m}.
+     *
+     * <p>The ports come from below the kernel's ephemeral range ({@link PortRange}), so no outgoing connection
+     * of any process on this machine can hold one of them: a port drawn from inside that range was free when
+     * drawn, but while a replica started (or was down between a kill and its restart) a connection could take
+     * it as its source port (a peer dialing the very port it dials gets a connection to itself), and the
+     * replica then failed to bind it.
      */
     public static int[] freePorts(int count) throws IOException {
-        for (int attempt = 0; attempt < 20; attempt++) {
-            List<ServerSocket> held = new ArrayList<>();
-            try {
-                int[] ports = new int[count + 1];
-                for (int i = 0; i < count; i++) {
-                    ServerSocket socket = new ServerSocket(0);
-                    held.add(socket);
-                    ports[i] = socket.getLocalPort();
-                }
-                ServerSocket metrics = new ServerSocket(0);
-                held.add(metrics);
-                for (int i = 1; i < count; i++) {
-                    held.add(new ServerSocket(metrics.getLocalPort() + i));
-                }
-                ports[count] = metrics.getLocalPort();
-                return ports;
-            } catch (IOException taken) {
-                // a neighbour of the metrics port was in use: draw again.
-            } finally {
-                for (ServerSocket socket : held) {
-                    socket.close();
-                }
-            }
-        }
-        throw new IOException("found no metrics port m with m + 1 .. m + " + (count - 1) + " free in 20 attempts");
+        return PortRange.belowEphemeral().freePorts(count, count - 1);
     }
 
     /** The command that starts replica {@code node} of {@code config} with this JVM and class path. */

@@ -464,7 +464,69 @@ final class ReplicaProcesses implements AutoCloseable {
             Thread.sleep(50);
         }
         throw new AssertionError("replica " + node + " did not reach the expected status within " + limit
-                + "; last status " + last.map(Object::toString).orElse("none") + "; log in " + log(node));
+                + "; last status " + last.map(Object::toString).orElse("none") + "; " + state(node) + "; log in "
+                + log(node) + ", ending:\n" + logTail(node, 20));
+    }
+
+    /** Whether the process of {@code node} still runs, or how it ended. */
+    private String state(int node) {
+        Process process = replicas[node];
+        if (process == null) {
+            return "never started";
+        }
+        return process.isAlive()
+                ? "process " + process.pid() + " alive, its main thread:\n" + mainThread(node, process)
+                : "process " + process.pid() + " exited with " + process.exitValue();
+    }
+
+    /**
+     * The stack of the main thread of a live replica (where a start that never answers is stuck), from a
+     * thread dump by {@code jcmd} written beside the node's log.
+     */
+    private String mainThread(int node, Process process) {
+        Path dump = workDir.resolve("node-" + node + "-threads.txt");
+        try {
+            Process jcmd = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "jcmd")
+                                    .toString(),
+                            Long.toString(process.pid()),
+                            "Thread.print")
+                    .redirectErrorStream(true)
+                    .redirectOutput(dump.toFile())
+                    .start();
+            if (!jcmd.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                jcmd.destroyForcibly();
+                return "(jcmd did not answer in 20 s)";
+            }
+            List<String> lines = Files.readAllLines(dump, StandardCharsets.UTF_8);
+            int start = IntStream.range(0, lines.size())
+                    .filter(i -> lines.get(i).startsWith("\"main\""))
+                    .findFirst()
+                    .orElse(-1);
+            if (start < 0) {
+                return "(no main thread in " + dump + ")";
+            }
+            int end = start + 1;
+            while (end < lines.size() && !lines.get(end).isBlank() && end - start < 30) {
+                end++;
+            }
+            return String.join("\n", lines.subList(start, end));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "(no thread dump: " + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(no thread dump: interrupted)";
+        }
+    }
+
+    /** The last {@code lines} lines of the node's log (for a failure message: CI keeps no files). */
+    String logTail(int node, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log(node), StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "(cannot read the log: " + e + ")";
+        }
     }
 
     /**
