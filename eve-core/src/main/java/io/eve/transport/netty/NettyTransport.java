@@ -84,6 +84,7 @@ public final class NettyTransport implements Transport {
     private final Set<Channel> fromPeers = ConcurrentHashMap.newKeySet();
 
     private final AtomicLong dials = new AtomicLong();
+    private final AtomicLong selfConnections = new AtomicLong();
     private final Map<ClosedBecause, AtomicLong> closedConnections = new EnumMap<>(ClosedBecause.class);
     /** Also the lock under which {@code inbound} changes and answers to undialable nodes are written. */
     private final HeldMessages held = new HeldMessages();
@@ -391,6 +392,19 @@ public final class NettyTransport implements Transport {
         ChannelFuture connecting = bootstrap.connect(address);
         connecting.addListener(future -> {
             Channel channel = connecting.channel();
+            if (future.isSuccess() && SocketLayer.isSelfConnection(channel)) {
+                // Before the channel is active: neither the hello nor a TLS handshake has gone out.
+                channel.attr(TLS_FAILURE_COUNTED).set(Boolean.TRUE);
+                channel.close();
+                selfConnections.incrementAndGet();
+                onDialed(
+                        link,
+                        channel,
+                        false,
+                        new java.net.ConnectException(
+                                "connected to itself (" + channel.localAddress() + "): nothing listens there"));
+                return;
+            }
             SslHandler handler = future.isSuccess() ? channel.pipeline().get(SslHandler.class) : null;
             if (handler == null) {
                 onDialed(link, channel, future.isSuccess(), future.cause());
@@ -552,6 +566,11 @@ public final class NettyTransport implements Transport {
     /** How many connections this node has dialed since it started (for tests and diagnostics). */
     public long dials() {
         return dials.get();
+    }
+
+    /** How many dials reached this transport's own socket ({@link SocketLayer#isSelfConnection}) and were closed. */
+    public long selfConnections() {
+        return selfConnections.get();
     }
 
     int selfId() {

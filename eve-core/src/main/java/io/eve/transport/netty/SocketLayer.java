@@ -1,6 +1,7 @@
 package io.eve.transport.netty;
 
 import io.eve.transport.SocketIo;
+import io.netty.channel.Channel;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
@@ -11,6 +12,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.SocketAddress;
 
 /**
  * The event-loop factory and channel classes of one socket layer ({@link SocketIo}), resolved once per
@@ -46,6 +48,18 @@ public record SocketLayer(
             }
             case AUTO -> Epoll.isAvailable() ? epoll() : nio();
         };
+    }
+
+    /**
+     * Whether a dialed {@code channel} reached itself: on one host, a dial to a port nobody listens on may draw
+     * that very port as its source port, and TCP's simultaneous open then connects the socket to itself (about
+     * once in 35,000 refused dials here). Such a connection talks to no peer, holds the port the peer is about to
+     * listen on, and echoes what is sent, so a dialer closes it as a failed dial (and not as a bad frame or a TLS
+     * failure, which is what its echo would otherwise look like).
+     */
+    public static boolean isSelfConnection(Channel channel) {
+        SocketAddress local = channel.localAddress();
+        return local != null && local.equals(channel.remoteAddress());
     }
 
     private static SocketLayer epoll() {

@@ -4,10 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eve.transport.SocketIo;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class SocketLayerTest {
@@ -64,6 +71,41 @@ class SocketLayerTest {
                 .io(SocketIo.NIO)
                 .build()) {
             assertThat(transport.io()).isEqualTo(SocketIo.NIO);
+        }
+    }
+
+    @Test
+    void shouldTellADialThatReachedItselfFromOneThatReachedAListener() throws Exception {
+        for (SocketIo io : new SocketIo[] {SocketIo.NIO, SocketIo.AUTO}) {
+            SocketLayer layer = SocketLayer.of(io);
+            MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, layer.handlers());
+            try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                Bootstrap bootstrap = new Bootstrap()
+                        .group(group)
+                        .channel(layer.channel())
+                        .handler(new ChannelInitializer<Channel>() {
+                            @Override
+                            protected void initChannel(Channel channel) {}
+                        });
+                int port;
+                try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                    port = probe.getLocalPort();
+                }
+                InetSocketAddress nobody = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+                // Bound to the port it dials, nothing listening: TCP's simultaneous open connects it to itself.
+                Channel self = bootstrap.connect(nobody, nobody).sync().channel();
+                Channel real = bootstrap
+                        .connect(listener.getLocalSocketAddress())
+                        .sync()
+                        .channel();
+
+                assertThat(SocketLayer.isSelfConnection(self)).as("%s", io).isTrue();
+                assertThat(SocketLayer.isSelfConnection(real)).as("%s", io).isFalse();
+                self.close().sync();
+                real.close().sync();
+            } finally {
+                group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.eve.rdma.control;
 
+import io.eve.transport.netty.SocketLayer;
 import io.eve.transport.netty.tls.TlsIdentity;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
@@ -260,6 +261,17 @@ public final class ControlChannel implements AutoCloseable {
         ChannelFuture connecting = bootstrap.connect(address);
         connecting.addListener(future -> {
             Channel channel = connecting.channel();
+            if (future.isSuccess() && SocketLayer.isSelfConnection(channel)) {
+                // Nobody listens on the peer's port yet and the dial drew that very port: a failed dial.
+                onDialed(
+                        peer,
+                        link,
+                        channel,
+                        false,
+                        new java.net.ConnectException(
+                                "connected to itself (" + channel.localAddress() + "): nothing listens there"));
+                return;
+            }
             if (tls == null || !future.isSuccess()) {
                 onDialed(peer, link, channel, future.isSuccess(), future.cause());
                 return;
