@@ -185,19 +185,30 @@ class ExternalApplicationIT {
         return config;
     }
 
-    /** Two transport ports and a metrics port m with m + 1 free too. */
+    /**
+     * Two transport ports and a metrics port m with m + 1 free too, drawn below Linux's default ephemeral range
+     * (32768 and up): a port there stays free until a replica binds it, where one drawn by {@code bind(0)}
+     * may meanwhile become the source port of some connection (docs/operations.md, "Ports").
+     */
     private static int[] freePorts() throws IOException {
-        for (int attempt = 0; attempt < 20; attempt++) {
-            try (ServerSocket first = new ServerSocket(0);
-                    ServerSocket second = new ServerSocket(0);
-                    ServerSocket metrics = new ServerSocket(0);
-                    ServerSocket next = new ServerSocket(metrics.getLocalPort() + 1)) {
-                return new int[] {first.getLocalPort(), second.getLocalPort(), next.getLocalPort() - 1};
+        java.util.Random random = new java.util.Random();
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int base = 20_000 + random.nextInt(12_000);
+            java.util.List<ServerSocket> held = new java.util.ArrayList<>();
+            try {
+                for (int port = base; port < base + 4; port++) {
+                    held.add(new ServerSocket(port)); // nodes 0 and 1, the metrics of node 0 and of node 1
+                }
+                return new int[] {base, base + 1, base + 2};
             } catch (IOException taken) {
-                // m + 1 was taken: draw again
+                // one of the four was taken: draw again
+            } finally {
+                for (ServerSocket socket : held) {
+                    socket.close();
+                }
             }
         }
-        throw new IOException("no metrics port m with m + 1 free in 20 attempts");
+        throw new IOException("no four consecutive free ports between 20000 and 32002 in 50 attempts");
     }
 
     /** What the replica serving {@code /status} on {@code port} says, or null if it does not answer yet. */
