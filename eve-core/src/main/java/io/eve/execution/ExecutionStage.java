@@ -115,6 +115,11 @@ public final class ExecutionStage {
          * not yet recorded: decisions must be those the sealed cache would give (see {@link ReplyCache}).
          */
         Map<Long, Long> floors = Map.of();
+        /**
+         * Each client's mark as first read by a request of this batch, raised by its floor: read once per client
+         * and batch (a read of the cache's trie hashes the key) rather than once per request.
+         */
+        final ConcurrentHashMap<Long, Long> marks = new ConcurrentHashMap<>();
 
         DependencyRun dependencies;
 
@@ -507,7 +512,10 @@ public final class ExecutionStage {
         RequestKey key = RequestKey.of(request);
         Reply cached = run.latest.get(key);
         if (cached == null) {
-            cached = state.replies().lookup(request, run.floors.getOrDefault(request.clientId(), 0L));
+            long known = run.marks.computeIfAbsent(
+                    request.clientId(),
+                    client -> Math.max(state.replies().mark(client), run.floors.getOrDefault(client, 0L)));
+            cached = state.replies().lookupAbove(request, known);
         }
         if (cached != null) {
             run.replies[index] = cached;

@@ -50,8 +50,9 @@ class ReplyCacheTest {
 
     @Test
     void shouldRecordABatchAsItsAcknowledgementsAndRecordsOneByOne() {
-        ReplyCache oneByOne =
-                new ReplyCache(ObjectGraphState.builder().gcInterval(0).build());
+        ObjectGraphState oneByOneState =
+                ObjectGraphState.builder().gcInterval(0).build();
+        ReplyCache oneByOne = new ReplyCache(oneByOneState);
         List<Request> requests = new ArrayList<>();
         List<Reply> replies = new ArrayList<>();
         long[] clients = {CLIENT, 8, 9};
@@ -81,6 +82,8 @@ class ReplyCacheTest {
                     assertThat(cache.cached(client, seq)).isEqualTo(oneByOne.cached(client, seq));
                 }
             }
+            // The batch writes each client's mark once, at its final value: the same state, to the root.
+            assertThat(state.seal(round)).as("root after round %d", round).isEqualTo(oneByOneState.seal(round));
             requests.clear();
             replies.clear();
         }
