@@ -313,6 +313,11 @@ public final class EveReplica {
                         .tag("reason", reason.name().toLowerCase(Locale.ROOT))
                         .register(meters);
             }
+            FunctionCounter.builder("eve.transport.self.connections", netty, NettyTransport::selfConnections)
+                    .description("dials to a peer that connected to themselves (the peer's port drawn as the source"
+                            + " port while nothing listened there), closed as failed dials")
+                    .tag("node", Integer.toString(node))
+                    .register(meters);
         }
     }
 }

@@ -123,6 +123,26 @@ class EveReplicaTest {
                 .hasMessageContaining("application(...)");
     }
 
+    @Test
+    void shouldCountSelfConnectedDialsAmongTheTransportMeters(@TempDir Path dir) throws IOException {
+        ClusterConfig cluster =
+                parse("profile=primary-backup\nnodes=0@127.0.0.1:7196, 1@127.0.0.1:7197, 2@127.0.0.1:7198\n"
+                        + "witness=2\nstorage.dir=" + dir + "\n");
+        io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry =
+                new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+                        io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+        try (ReplicaRuntime witness = EveReplica.builder()
+                .config(cluster)
+                .node(2)
+                .meterRegistry(registry)
+                .build()) {
+            assertThat(witness.node()).isEqualTo(2);
+            assertThat(registry.scrape())
+                    .contains("eve_transport_self_connections_total{node=\"2\"} 0.0")
+                    .contains("eve_transport_closed_total{node=\"2\",reason=\"bad_frame\"} 0.0");
+        }
+    }
+
     private static ClusterConfig parse(String text) throws IOException {
         Properties properties = new Properties();
         properties.load(new StringReader(text));
