@@ -512,9 +512,14 @@ public final class ExecutionStage {
         RequestKey key = RequestKey.of(request);
         Reply cached = run.latest.get(key);
         if (cached == null) {
-            long known = run.marks.computeIfAbsent(
-                    request.clientId(),
-                    client -> Math.max(state.replies().mark(client), run.floors.getOrDefault(client, 0L)));
+            Long known = run.marks.get(request.clientId());
+            if (known == null) {
+                // Two threads may both read it, before and after the batch before records its marks: once raised
+                // by the floor (which stands in for those marks), the reads agree.
+                known = Math.max(
+                        state.replies().mark(request.clientId()), run.floors.getOrDefault(request.clientId(), 0L));
+                run.marks.putIfAbsent(request.clientId(), known);
+            }
             cached = state.replies().lookupAbove(request, known);
         }
         if (cached != null) {

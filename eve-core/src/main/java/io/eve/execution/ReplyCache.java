@@ -165,10 +165,12 @@ final class ReplyCache {
     void recordBatch(List<Request> requests, Reply[] replies, boolean[] executed) {
         Map<Long, long[]> markOf = new HashMap<>(); // {mark before the batch, mark now}
         for (Request request : requests) {
-            long[] known = markOf.computeIfAbsent(request.clientId(), client -> {
-                long mark = mark(client);
-                return new long[] {mark, mark};
-            });
+            long[] known = markOf.get(request.clientId());
+            if (known == null) {
+                long mark = mark(request.clientId());
+                known = new long[] {mark, mark};
+                markOf.put(request.clientId(), known);
+            }
             known[1] = forget(request, known[1]);
         }
         // Each client's mark is written once per batch, at its final value: the state is the same as after

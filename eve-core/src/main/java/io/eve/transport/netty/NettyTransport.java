@@ -18,12 +18,14 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.FastThreadLocal;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -392,17 +394,14 @@ public final class NettyTransport implements Transport {
         ChannelFuture connecting = bootstrap.connect(address);
         connecting.addListener(future -> {
             Channel channel = connecting.channel();
-            if (future.isSuccess() && SocketLayer.isSelfConnection(channel)) {
+            Optional<ConnectException> self =
+                    future.isSuccess() ? SocketLayer.selfConnection(channel) : Optional.empty();
+            if (self.isPresent()) {
                 // Before the channel is active: neither the hello nor a TLS handshake has gone out.
                 channel.attr(TLS_FAILURE_COUNTED).set(Boolean.TRUE);
                 channel.close();
                 selfConnections.incrementAndGet();
-                onDialed(
-                        link,
-                        channel,
-                        false,
-                        new java.net.ConnectException(
-                                "connected to itself (" + channel.localAddress() + "): nothing listens there"));
+                onDialed(link, channel, false, self.get());
                 return;
             }
             SslHandler handler = future.isSuccess() ? channel.pipeline().get(SslHandler.class) : null;
@@ -568,7 +567,7 @@ public final class NettyTransport implements Transport {
         return dials.get();
     }
 
-    /** How many dials reached this transport's own socket ({@link SocketLayer#isSelfConnection}) and were closed. */
+    /** How many dials reached this transport's own socket ({@link SocketLayer#selfConnection}) and were closed. */
     public long selfConnections() {
         return selfConnections.get();
     }

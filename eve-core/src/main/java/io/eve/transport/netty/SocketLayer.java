@@ -12,7 +12,9 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.ConnectException;
 import java.net.SocketAddress;
+import java.util.Optional;
 
 /**
  * The event-loop factory and channel classes of one socket layer ({@link SocketIo}), resolved once per
@@ -51,15 +53,18 @@ public record SocketLayer(
     }
 
     /**
-     * Whether a dialed {@code channel} reached itself: on one host, a dial to a port nobody listens on may draw
+     * What failed when a dialed {@code channel} reached itself (empty when it reached a peer): on one host, a dial to a port nobody listens on may draw
      * that very port as its source port, and TCP's simultaneous open then connects the socket to itself (about
      * once in 35,000 refused dials here). Such a connection talks to no peer, holds the port the peer is about to
      * listen on, and echoes what is sent, so a dialer closes it as a failed dial (and not as a bad frame or a TLS
      * failure, which is what its echo would otherwise look like).
      */
-    public static boolean isSelfConnection(Channel channel) {
+    public static Optional<ConnectException> selfConnection(Channel channel) {
         SocketAddress local = channel.localAddress();
-        return local != null && local.equals(channel.remoteAddress());
+        if (local == null || !local.equals(channel.remoteAddress())) {
+            return Optional.empty();
+        }
+        return Optional.of(new ConnectException("connected to itself (" + local + "): nothing listens there"));
     }
 
     private static SocketLayer epoll() {

@@ -99,8 +99,13 @@ class SocketLayerTest {
                         .sync()
                         .channel();
 
-                assertThat(SocketLayer.isSelfConnection(self)).as("%s", io).isTrue();
-                assertThat(SocketLayer.isSelfConnection(real)).as("%s", io).isFalse();
+                assertThat(SocketLayer.selfConnection(self))
+                        .as("%s", io)
+                        .hasValueSatisfying(failure -> assertThat(failure.getMessage())
+                                .contains("connected to itself")
+                                .contains(":" + port)
+                                .contains("nothing listens there"));
+                assertThat(SocketLayer.selfConnection(real)).as("%s", io).isEmpty();
                 self.close().sync();
                 real.close().sync();
             } finally {

@@ -17,10 +17,12 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -261,15 +263,11 @@ public final class ControlChannel implements AutoCloseable {
         ChannelFuture connecting = bootstrap.connect(address);
         connecting.addListener(future -> {
             Channel channel = connecting.channel();
-            if (future.isSuccess() && SocketLayer.isSelfConnection(channel)) {
+            Optional<ConnectException> self =
+                    future.isSuccess() ? SocketLayer.selfConnection(channel) : Optional.empty();
+            if (self.isPresent()) {
                 // Nobody listens on the peer's port yet and the dial drew that very port: a failed dial.
-                onDialed(
-                        peer,
-                        link,
-                        channel,
-                        false,
-                        new java.net.ConnectException(
-                                "connected to itself (" + channel.localAddress() + "): nothing listens there"));
+                onDialed(peer, link, channel, false, self.get());
                 return;
             }
             if (tls == null || !future.isSuccess()) {
