@@ -18,7 +18,7 @@ public enum WorkKind {
      */
     CPU {
         @Override
-        long perform(long micros, long salt) {
+        public long perform(long micros, long salt) {
             boolean cpuClock = THREADS.isCurrentThreadCpuTimeSupported();
             long start = cpuClock ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
             long budget = micros * 1_000L;
@@ -36,7 +36,7 @@ public enum WorkKind {
     /** Parks the thread, like a request waiting for a disk or a remote call; leaves the core free. */
     BLOCKING {
         @Override
-        long perform(long micros, long salt) {
+        public long perform(long micros, long salt) {
             long deadline = System.nanoTime() + micros * 1_000L;
             boolean interrupted = false;
             // An interrupt must not cut the wait short in a way that shows in the reply; keep waiting and
@@ -54,6 +54,9 @@ public enum WorkKind {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    /** Spends about {@code micros} microseconds; returns a value the caller must publish somewhere. */
-    abstract long perform(long micros, long salt);
+    /**
+     * Spends about {@code micros} microseconds; returns a value the caller must publish somewhere. Public for
+     * servers of the same store outside Eve (the deployed benchmark's unreplicated baseline).
+     */
+    public abstract long perform(long micros, long salt);
 }

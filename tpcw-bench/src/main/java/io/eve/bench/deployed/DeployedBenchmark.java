@@ -5,6 +5,7 @@ import io.eve.bench.harness.Json;
 import io.eve.bench.harness.ProcessCpu;
 import io.eve.bench.ratis.RatisProcesses;
 import io.eve.config.ClusterConfig;
+import io.eve.samples.cli.ReplicaLaunch;
 import io.eve.tpcw.bench.ReplicaProbe;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -64,8 +65,21 @@ public final class DeployedBenchmark implements Callable<Integer> {
      */
     static final String TLS = "/tls";
 
-    /** The systems, in the order they run. */
+    /** The systems run by default, in the order they run. */
     static final List<String> SYSTEMS = List.of("primary-backup", "crash", "bft", "ratis-grpc", "ratis-netty");
+
+    /**
+     * The unreplicated baseline ({@link UnreplicatedServer}): one server JVM with the same store, work and
+     * threads and no replication, measured on request; every point of its run gets its ratio to it.
+     */
+    static final String UNREPLICATED = "unreplicated";
+
+    /** Every system {@code --systems} accepts. */
+    static final List<String> KNOWN_SYSTEMS =
+            List.of(UNREPLICATED, "primary-backup", "crash", "bft", "ratis-grpc", "ratis-netty");
+
+    /** The shipped profiles' {@code executor.threads}, the unreplicated server's pool without {@code --threads}. */
+    static final int SHIPPED_THREADS = 4;
 
     /** The storage modes, and the suffix of a durable point's system name. */
     static final String IN_MEMORY = "in-memory";
@@ -86,7 +100,8 @@ public final class DeployedBenchmark implements Callable<Integer> {
     @Option(
             names = "--systems",
             split = ",",
-            description = "Of primary-backup, crash, bft, ratis-grpc, ratis-netty (default: all); an Eve system with"
+            description = "Of unreplicated, primary-backup, crash, bft, ratis-grpc, ratis-netty (default: all but"
+                    + " unreplicated); an Eve system with"
                     + " /legacy-client runs the load with the client before ClientSession, as a baseline; with /tls"
                     + " every connection uses mutual TLS 1.3 (demo certificates in the point's folder).")
     private List<String> systems = SYSTEMS;
@@ -131,6 +146,12 @@ public final class DeployedBenchmark implements Callable<Integer> {
             defaultValue = "0",
             description = "Blocking work per request, microseconds (default ${DEFAULT-VALUE}).")
     private long workMicros;
+
+    @Option(
+            names = "--threads",
+            description = "Execution threads of every Eve replica (executor.threads) and of the unreplicated server"
+                    + " (default: as shipped, " + SHIPPED_THREADS + ").")
+    private Integer threads;
 
     @Option(
             names = "--warmup",
@@ -192,7 +213,8 @@ public final class DeployedBenchmark implements Callable<Integer> {
         out.printf(
                 Locale.ROOT,
                 "deployed: %s, %d run(s), %d outstanding over %d connections, %d objects of %d B, %d us work,"
-                        + " %.0f s measured after %.0f s warm-up, storage %s, %d cores, load average %.1f%n",
+                        + " %s execution threads, %.0f s measured after %.0f s warm-up, storage %s, %d cores,"
+                        + " load average %.1f%n",
                 systems,
                 runs,
                 outstanding,
@@ -200,6 +222,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
                 objects,
                 objectSize,
                 workMicros,
+                threads == null ? "shipped (" + SHIPPED_THREADS + ")" : threads.toString(),
                 duration,
                 warmup,
                 storage,
@@ -208,7 +231,8 @@ public final class DeployedBenchmark implements Callable<Integer> {
         List<DeployedPoint> measured = new ArrayList<>();
         for (int run = 1; run <= runs; run++) {
             for (String system : systems) {
-                for (String mode : system.startsWith("ratis-") ? List.of(IN_MEMORY) : storage) {
+                for (String mode :
+                        system.startsWith("ratis-") || system.equals(UNREPLICATED) ? List.of(IN_MEMORY) : storage) {
                     DeployedPoint point = measure(run, system, mode.equals(DURABLE), warmup, duration);
                     measured.add(point);
                     out.println(row(point));
@@ -228,6 +252,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
         report.put("objects", objects);
         report.put("objectSize", objectSize);
         report.put("workMicros", workMicros);
+        report.put("threads", threads == null ? SHIPPED_THREADS : threads);
         report.put("warmupSeconds", warmup);
         report.put("seconds", duration);
         report.put("storage", storage);
@@ -267,6 +292,9 @@ public final class DeployedBenchmark implements Callable<Integer> {
                 !storage.isEmpty() && storage.stream().distinct().count() == storage.size(),
                 "--storage",
                 "each mode once");
+        if (threads != null) {
+            require(threads >= 1 && threads <= 1024, "--threads", "must be in [1, 1024], got " + threads);
+        }
         require(runs >= 1 && runs <= 100, "--runs", "must be in [1, 100], got " + runs);
         require(connections >= 1 && connections <= 64, "--connections", "must be in [1, 64], got " + connections);
         require(
@@ -315,9 +343,11 @@ public final class DeployedBenchmark implements Callable<Integer> {
             ReplicaProbe probe = null;
             if (system.startsWith("ratis-")) {
                 startRatis(jvms, dir, RatisProcesses.Rpc.parse(system.substring("ratis-".length())), names, loadArgs);
+            } else if (system.equals(UNREPLICATED)) {
+                startUnreplicated(jvms, names, loadArgs);
             } else {
                 Path config = ShippedConfig.write(
-                        configDir, system, dir, durable ? dir.resolve("storage") : null, parsed.tls());
+                        configDir, system, dir, durable ? dir.resolve("storage") : null, parsed.tls(), threads);
                 ClusterConfig cluster = ClusterConfig.load(config);
                 probe = new ReplicaProbe(cluster);
                 for (int node : probe.nodes()) {
@@ -358,6 +388,22 @@ public final class DeployedBenchmark implements Callable<Integer> {
             names.add("load");
             return drive(run, label, jvms, names, load, probe, dir);
         }
+    }
+
+    private void startUnreplicated(ChildJvms jvms, List<String> names, List<String> loadArgs) throws IOException {
+        int port = ReplicaLaunch.freePorts(1)[0];
+        jvms.start(
+                "node-0",
+                replicaJvm,
+                UnreplicatedServer.class.getName(),
+                List.of(
+                        "--port", Integer.toString(port),
+                        "--objects", Integer.toString(objects),
+                        "--object-size", Integer.toString(objectSize),
+                        "--work-us", Long.toString(workMicros),
+                        "--threads", Integer.toString(threads == null ? SHIPPED_THREADS : threads)));
+        names.add("node-0");
+        loadArgs.addAll(List.of("--target", UNREPLICATED, "--server", "127.0.0.1:" + port));
     }
 
     private void startRatis(ChildJvms jvms, Path dir, RatisProcesses.Rpc rpc, List<String> names, List<String> loadArgs)
@@ -424,7 +470,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
         for (int i = 0; i < names.size(); i++) {
             cpu.put(names.get(i), DeployedPoint.microsPerRequest(cpuEnd[i] - cpuStart[i], result.requests()));
         }
-        String check = "not audited (Ratis)";
+        String check = system.equals(UNREPLICATED) ? "not audited (one server)" : "not audited (Ratis)";
         List<String> exited = new ArrayList<>();
         for (int i = 0; i < processes.size(); i++) {
             if (processes.get(i) != load && !processes.get(i).isAlive()) {
@@ -454,6 +500,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
                 statusStart == null ? -1 : statusEnd[1] - statusStart[1],
                 result.firstError() == null ? check : check + "; first error: " + result.firstError(),
                 loadAverage(),
+                Double.NaN,
                 Double.NaN);
     }
 
@@ -499,24 +546,33 @@ public final class DeployedBenchmark implements Callable<Integer> {
                 p.errors(),
                 cpu,
                 p.driverCpuMicrosPerRequest(),
-                p.ratis() ? "n/a" : p.viewChanges() + " (view " + p.viewAtEnd() + " at end)",
-                p.ratis() ? "n/a" : Long.toString(p.rollbacks()),
+                p.eve() ? p.viewChanges() + " (view " + p.viewAtEnd() + " at end)" : "n/a",
+                p.eve() ? Long.toString(p.rollbacks()) : "n/a",
                 p.loadAverage(),
                 p.check());
     }
 
     private void printSummary() {
+        boolean baseline = points.stream().anyMatch(DeployedPoint::unreplicated);
         out.printf(
-                "%n%-22s %12s %22s %10s %16s %10s %10s%n",
-                "system", "median req/s", "min..max req/s", "/ Ratis", "min..max / Ratis", "p50 us", "p99 us");
+                "%n%-22s %12s %22s %10s %16s %10s %10s%s%n",
+                "system",
+                "median req/s",
+                "min..max req/s",
+                "/ Ratis",
+                "min..max / Ratis",
+                "p50 us",
+                "p99 us",
+                baseline ? String.format("%10s %16s", "/ unrepl.", "min..max") : "");
         List<DeployedSummary.Spread> rps = DeployedSummary.spread(points, DeployedPoint::requestsPerSecond);
         List<DeployedSummary.Spread> ratio = DeployedSummary.spread(points, DeployedPoint::ratioToRatis);
+        List<DeployedSummary.Spread> toBase = DeployedSummary.spread(points, DeployedPoint::ratioToUnreplicated);
         List<DeployedSummary.Spread> p50 = DeployedSummary.spread(points, DeployedPoint::p50Micros);
         List<DeployedSummary.Spread> p99 = DeployedSummary.spread(points, DeployedPoint::p99Micros);
         for (int i = 0; i < rps.size(); i++) {
             out.printf(
                     Locale.ROOT,
-                    "%-22s %,12.0f %,10.0f..%-,10.0f %10.2f %7.2f..%-7.2f %10.0f %10.0f%n",
+                    "%-22s %,12.0f %,10.0f..%-,10.0f %10.2f %7.2f..%-7.2f %10.0f %10.0f%s%n",
                     rps.get(i).system(),
                     rps.get(i).median(),
                     rps.get(i).min(),
@@ -525,7 +581,15 @@ public final class DeployedBenchmark implements Callable<Integer> {
                     ratio.get(i).min(),
                     ratio.get(i).max(),
                     p50.get(i).median(),
-                    p99.get(i).median());
+                    p99.get(i).median(),
+                    baseline
+                            ? String.format(
+                                    Locale.ROOT,
+                                    " %10.2f %7.2f..%-7.2f",
+                                    toBase.get(i).median(),
+                                    toBase.get(i).min(),
+                                    toBase.get(i).max())
+                            : "");
         }
         List<DeployedSummary.DurableRatio> ratios = DeployedSummary.durableRatios(points, DURABLE);
         if (!ratios.isEmpty()) {
@@ -558,15 +622,15 @@ public final class DeployedBenchmark implements Callable<Integer> {
         static SystemSpec parse(String name) {
             String[] parts = name.split("/", -1);
             String base = parts[0];
-            if (!SYSTEMS.contains(base)) {
-                throw new IllegalArgumentException("unknown system '" + name + "'; expected of " + SYSTEMS
+            if (!KNOWN_SYSTEMS.contains(base)) {
+                throw new IllegalArgumentException("unknown system '" + name + "'; expected of " + KNOWN_SYSTEMS
                         + ", Eve's also with " + LEGACY_CLIENT + " or " + TLS);
             }
             boolean legacy = false;
             boolean tls = false;
             for (int i = 1; i < parts.length; i++) {
                 String suffix = "/" + parts[i];
-                if (base.startsWith("ratis-")) {
+                if (base.startsWith("ratis-") || base.equals(UNREPLICATED)) {
                     throw new IllegalArgumentException(
                             "'" + name + "': " + suffix + " applies to Eve's systems only, not to " + base);
                 }

@@ -3,17 +3,22 @@ package io.eve.bench.deployed;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.eve.bench.harness.Json;
 import io.eve.bench.ratis.RatisProcesses;
+import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
 import io.eve.config.ClusterConfig;
+import io.eve.transport.netty.NettyTransport;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.HdrHistogram.Histogram;
@@ -47,8 +52,11 @@ public final class DeployedLoad implements Callable<Integer> {
 
     private static final Duration READY_LIMIT = Duration.ofSeconds(120);
 
-    @Option(names = "--target", required = true, description = "eve, ratis-grpc or ratis-netty.")
+    @Option(names = "--target", required = true, description = "eve, unreplicated, ratis-grpc or ratis-netty.")
     String target;
+
+    @Option(names = "--server", description = "host:port of the unreplicated server (--target unreplicated).")
+    String server;
 
     @Option(names = "--config", description = "The Eve cluster's configuration (--target eve).")
     Path config;
@@ -208,6 +216,45 @@ public final class DeployedLoad implements Callable<Integer> {
                 .getProcessCpuTime();
     }
 
+    /**
+     * The unreplicated server ({@link UnreplicatedServer}) through the same client as Eve's profiles: one {@code
+     * EveClient} whose only replica is the server, with attempts long enough that no request is sent twice.
+     */
+    private AsyncClosedLoop.Target unreplicated() {
+        if (server == null || server.lastIndexOf(':') <= 0) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--target unreplicated needs --server host:port, got " + server);
+        }
+        int colon = server.lastIndexOf(':');
+        InetSocketAddress address =
+                new InetSocketAddress(server.substring(0, colon), Integer.parseInt(server.substring(colon + 1)));
+        int clientId = ThreadLocalRandom.current().nextInt(1_000_000, Integer.MAX_VALUE - 100_000);
+        NettyTransport transport = NettyTransport.builder()
+                .self(clientId)
+                .peers(Map.of(UnreplicatedServer.NODE, address))
+                .build();
+        ClientConfig config =
+                ClientConfig.of(UnreplicatedServer.NODE).withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(30));
+        return shared(List.of(new EveClient(transport, config)));
+    }
+
+    /** The driver threads over {@code clients}, round robin. */
+    private static AsyncClosedLoop.Target shared(List<EveClient> clients) {
+        return new AsyncClosedLoop.Target() {
+            @Override
+            public CompletableFuture<String> send(int connection, byte[] payload) {
+                return clients.get(connection % clients.size())
+                        .submit(payload)
+                        .thenApply(reply -> reply.error() ? reply.errorText() : null);
+            }
+
+            @Override
+            public void close() {
+                clients.forEach(EveClient::close);
+            }
+        };
+    }
+
     /** The baseline: the client before ClientSession, one object (transport, timer) per driver thread. */
     private AsyncClosedLoop.Target legacy(ClusterConfig cluster) {
         List<LegacyEveClient> clients = new ArrayList<>();
@@ -230,6 +277,9 @@ public final class DeployedLoad implements Callable<Integer> {
     }
 
     private AsyncClosedLoop.Target connect() {
+        if (target.equals("unreplicated")) {
+            return unreplicated();
+        }
         if (target.equals("eve")) {
             if (config == null) {
                 throw new CommandLine.ParameterException(
@@ -247,19 +297,7 @@ public final class DeployedLoad implements Callable<Integer> {
             for (int c = 0; c < Math.max(1, Math.min(eveClients, connections)); c++) {
                 clients.add(EveClient.connect(cluster));
             }
-            return new AsyncClosedLoop.Target() {
-                @Override
-                public CompletableFuture<String> send(int connection, byte[] payload) {
-                    return clients.get(connection % clients.size())
-                            .submit(payload)
-                            .thenApply(reply -> reply.error() ? reply.errorText() : null);
-                }
-
-                @Override
-                public void close() {
-                    clients.forEach(EveClient::close);
-                }
-            };
+            return shared(clients);
         }
         if (target.startsWith("ratis-")) {
             if (ratisPeers == null || ratisGroup == null) {
@@ -294,6 +332,7 @@ public final class DeployedLoad implements Callable<Integer> {
             };
         }
         throw new CommandLine.ParameterException(
-                new CommandLine(this), "--target must be eve, ratis-grpc or ratis-netty, got '" + target + "'");
+                new CommandLine(this),
+                "--target must be eve, unreplicated, ratis-grpc or ratis-netty, got '" + target + "'");
     }
 }

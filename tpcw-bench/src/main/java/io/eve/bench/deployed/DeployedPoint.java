@@ -6,7 +6,8 @@ import java.util.Map;
  * One system measured once as separate processes. Immutable.
  *
  * @param run which run of the sequence (1-based)
- * @param system {@code primary-backup}, {@code crash}, {@code bft}, {@code ratis-grpc} or {@code ratis-netty}
+ * @param system {@code unreplicated}, {@code primary-backup}, {@code crash}, {@code bft}, {@code ratis-grpc} or
+ *     {@code ratis-netty} (Eve's with the suffixes of {@code --systems}, and {@code -durable})
  * @param requestsPerSecond requests committed per second in the measured window
  * @param requests requests committed in the window
  * @param seconds the window's length
@@ -23,6 +24,7 @@ import java.util.Map;
  * @param check the end-of-run audit (equal roots) or what was not checked
  * @param loadAverage the machine's one-minute load average at the end of the window
  * @param ratioToRatis requests/s over the best Ratis point of the same run (NaN without one)
+ * @param ratioToUnreplicated requests/s over the unreplicated point of the same run (NaN without one)
  */
 public record DeployedPoint(
         int run,
@@ -41,15 +43,26 @@ public record DeployedPoint(
         long rollbacks,
         String check,
         double loadAverage,
-        double ratioToRatis) {
+        double ratioToRatis,
+        double ratioToUnreplicated) {
 
     /** Whether the system is a Ratis variant. */
     public boolean ratis() {
         return system.startsWith("ratis-");
     }
 
-    /** This point with {@code ratio} as its ratio to Ratis. */
-    public DeployedPoint withRatioToRatis(double ratio) {
+    /** Whether the system is the unreplicated baseline. */
+    public boolean unreplicated() {
+        return system.equals(DeployedBenchmark.UNREPLICATED);
+    }
+
+    /** Whether the system is one of Eve's profiles (views and rollbacks were read). */
+    public boolean eve() {
+        return !ratis() && !unreplicated();
+    }
+
+    /** This point with {@code toRatis} and {@code toUnreplicated} as its ratios. */
+    public DeployedPoint withRatios(double toRatis, double toUnreplicated) {
         return new DeployedPoint(
                 run,
                 system,
@@ -67,7 +80,8 @@ public record DeployedPoint(
                 rollbacks,
                 check,
                 loadAverage,
-                ratio);
+                toRatis,
+                toUnreplicated);
     }
 
     /** CPU microseconds per request of {@code cpuNanos} spread over {@code requests} (NaN for none). */

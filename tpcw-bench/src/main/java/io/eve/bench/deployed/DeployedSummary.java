@@ -23,22 +23,30 @@ public final class DeployedSummary {
     public record Spread(String system, int runs, double median, double min, double max) {}
 
     /**
-     * {@code points} with their ratio to Ratis set: requests/s over the highest requests/s of a Ratis point of
-     * the same run; NaN where the run has no Ratis point. Order is kept.
+     * {@code points} with their ratios set: requests/s over the highest requests/s of a Ratis point of the same
+     * run, and over the unreplicated point of the same run; NaN where the run has no such point. Order is kept.
      */
     public static List<DeployedPoint> withRatios(List<DeployedPoint> points) {
         Map<Integer, Double> bestRatis = new LinkedHashMap<>();
+        Map<Integer, Double> unreplicated = new LinkedHashMap<>();
         for (DeployedPoint p : points) {
             if (p.ratis()) {
                 bestRatis.merge(p.run(), p.requestsPerSecond(), Math::max);
+            } else if (p.unreplicated()) {
+                unreplicated.merge(p.run(), p.requestsPerSecond(), Math::max);
             }
         }
         List<DeployedPoint> rated = new ArrayList<>();
         for (DeployedPoint p : points) {
-            Double best = bestRatis.get(p.run());
-            rated.add(p.withRatioToRatis(best == null || best <= 0 ? Double.NaN : p.requestsPerSecond() / best));
+            rated.add(p.withRatios(
+                    ratio(p.requestsPerSecond(), bestRatis.get(p.run())),
+                    ratio(p.requestsPerSecond(), unreplicated.get(p.run()))));
         }
         return rated;
+    }
+
+    private static double ratio(double value, Double base) {
+        return base == null || base <= 0 ? Double.NaN : value / base;
     }
 
     /** Per system, in first-seen order, the spread of {@code measure} over its points (NaN values skipped). */

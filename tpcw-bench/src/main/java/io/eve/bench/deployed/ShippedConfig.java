@@ -41,11 +41,20 @@ public final class ShippedConfig {
      * ({@link #withTls}); without it the shipped {@code tls.*} settings stay as they are.
      */
     public static Path write(Path shippedDir, String profile, Path dir, Path storage, boolean tls) throws IOException {
-        return write(
-                shippedDir,
-                profile,
-                dir,
-                lines -> tls ? withTls(withStorage(lines, storage)) : withStorage(lines, storage));
+        return write(shippedDir, profile, dir, storage, tls, null);
+    }
+
+    /**
+     * As {@link #write(Path, String, Path, Path, boolean)}, and with {@code threads} not null {@code
+     * executor.threads} set to it ({@link #withThreads}).
+     */
+    public static Path write(Path shippedDir, String profile, Path dir, Path storage, boolean tls, Integer threads)
+            throws IOException {
+        return write(shippedDir, profile, dir, lines -> {
+            List<String> edited = withStorage(lines, storage);
+            edited = tls ? withTls(edited) : edited;
+            return threads == null ? edited : withThreads(edited, threads);
+        });
     }
 
     private static Path write(Path shippedDir, String profile, Path dir, UnaryOperator<List<String>> edit)
@@ -140,6 +149,18 @@ public final class ShippedConfig {
         out.add("tls.enabled=on");
         out.add("tls.dir=tls");
         out.add("tls.demo=on");
+        return out;
+    }
+
+    /** {@code lines} with {@code executor.threads} (shipped or not) set to {@code threads}. */
+    static List<String> withThreads(List<String> lines, int threads) {
+        List<String> out = new ArrayList<>();
+        for (String line : lines) {
+            if (!line.trim().startsWith("executor.threads=")) {
+                out.add(line);
+            }
+        }
+        out.add("executor.threads=" + threads);
         return out;
     }
 

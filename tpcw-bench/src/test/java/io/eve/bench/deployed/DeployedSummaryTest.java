@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class DeployedSummaryTest {
     private static DeployedPoint point(int run, String system, double perSecond) {
-        return new DeployedPoint(run, system, perSecond, 1, 1, 0, 1, 2, 3, Map.of(), 1, 0, 0, 0, "", 1, Double.NaN);
+        return new DeployedPoint(
+                run, system, perSecond, 1, 1, 0, 1, 2, 3, Map.of(), 1, 0, 0, 0, "", 1, Double.NaN, Double.NaN);
     }
 
     @Test
@@ -28,6 +29,24 @@ class DeployedSummaryTest {
         assertThat(rated)
                 .extracting(DeployedPoint::system)
                 .containsExactly("crash", "ratis-grpc", "ratis-netty", "crash", "ratis-grpc", "crash");
+    }
+
+    @Test
+    void eachPointIsComparedWithTheUnreplicatedPointOfItsOwnRun() {
+        List<DeployedPoint> rated = DeployedSummary.withRatios(List.of(
+                point(1, "unreplicated", 2000),
+                point(1, "crash", 1600),
+                point(1, "primary-backup-durable", 1000),
+                point(2, "crash", 900),
+                point(2, "unreplicated", 1000),
+                point(3, "crash", 1000)));
+
+        assertThat(rated)
+                .extracting(DeployedPoint::ratioToUnreplicated)
+                .containsExactly(1.0, 0.8, 0.5, 0.9, 1.0, Double.NaN);
+        assertThat(rated).extracting(DeployedPoint::ratioToRatis).allMatch(r -> Double.isNaN(r));
+        assertThat(rated.get(0).eve()).isFalse();
+        assertThat(rated.get(1).eve()).isTrue();
     }
 
     @Test

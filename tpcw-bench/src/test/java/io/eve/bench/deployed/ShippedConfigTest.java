@@ -79,6 +79,20 @@ class ShippedConfigTest {
     }
 
     @Test
+    void setsTheExecutionThreadsOfEveryProfileWhenAsked(@TempDir Path dir) throws Exception {
+        for (String profile : List.of("primary-backup", "crash", "bft")) {
+            Path config = ShippedConfig.write(Path.of("..", "config"), profile, dir.resolve(profile), null, false, 16);
+            assertThat(ClusterConfig.load(config).executorThreads()).isEqualTo(16);
+            assertThat(Files.readAllLines(config))
+                    .filteredOn(line -> line.startsWith("executor.threads"))
+                    .containsExactly("executor.threads=16");
+            Path shipped = ShippedConfig.write(
+                    Path.of("..", "config"), profile, dir.resolve(profile + "-shipped"), null, false, null);
+            assertThat(ClusterConfig.load(shipped).executorThreads()).isEqualTo(DeployedBenchmark.SHIPPED_THREADS);
+        }
+    }
+
+    @Test
     void theShippedProfilesLoadDurableWithTheirStorageFolder(@TempDir Path dir) throws Exception {
         for (String profile : List.of("primary-backup", "crash", "bft", "crash-durable")) {
             Path storage = dir.resolve(profile).resolve("storage");

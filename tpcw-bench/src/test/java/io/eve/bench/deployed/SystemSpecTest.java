@@ -13,6 +13,7 @@ class SystemSpecTest {
         assertThat(SystemSpec.parse("primary-backup/tls")).isEqualTo(new SystemSpec("primary-backup", false, true));
         assertThat(SystemSpec.parse("bft/legacy-client")).isEqualTo(new SystemSpec("bft", true, false));
         assertThat(SystemSpec.parse("ratis-grpc")).isEqualTo(new SystemSpec("ratis-grpc", false, false));
+        assertThat(SystemSpec.parse("unreplicated")).isEqualTo(new SystemSpec("unreplicated", false, false));
     }
 
     @Test
@@ -26,6 +27,7 @@ class SystemSpecTest {
                 .hasMessageContaining("unknown or repeated suffix /tls");
         assertThatThrownBy(() -> SystemSpec.parse("crash/")).hasMessageContaining("unknown or repeated suffix /");
         assertThatThrownBy(() -> SystemSpec.parse("ratis-netty/tls")).hasMessageContaining("Eve's systems only");
+        assertThatThrownBy(() -> SystemSpec.parse("unreplicated/tls")).hasMessageContaining("Eve's systems only");
         assertThatThrownBy(() -> SystemSpec.parse("crash/legacy-client/tls"))
                 .hasMessageContaining("the legacy client has no TLS");
     }
