@@ -44,8 +44,9 @@ import java.util.Set;
  * @param executorThreads threads executing requests on each replica
  * @param inlineBatchLimit batches of at most this many requests run on the thread that received them
  *     when the stage is idle (no hand-off: lowest latency); 0 runs every batch on the stage thread
- * @param overlapBatches primary-backup: whether the next batch's requests that conflict with nothing of the
- *     batch in progress start while it ends (docs/state.md, "Overlapping batches"); off by default
+ * @param overlapBatches whether the next batch's requests that conflict with nothing of the batch in progress
+ *     start while it ends (docs/state.md, "Overlapping batches"); on by default in every profile (decisions 0016
+ *     and 0046)
  * @param maxBatchSize requests per batch at most
  * @param maxBatchDelay how long a request may wait for its batch to fill
  * @param pipelineDepth batches executed ahead of verification
@@ -538,7 +539,7 @@ public record ClusterConfig(
                 nodes,
                 integer(properties, "executor.threads", Runtime.getRuntime().availableProcessors()),
                 integer(properties, "execution.inline-batch-limit", 1),
-                overlap(profile, properties),
+                overlap(properties),
                 integer(properties, "batch.max-size", 64),
                 Duration.ofMillis(integer(properties, "batch.max-delay-ms", 2)),
                 integer(properties, "pipeline.depth", 4),
@@ -623,11 +624,11 @@ public record ClusterConfig(
     }
 
     /**
-     * {@code execution.overlap}: on or off; on by default for primary-backup, off by default for the quorum
-     * profiles (docs/state.md, "Overlapping batches").
+     * {@code execution.overlap}: on or off, on by default in every profile (docs/state.md, "Overlapping batches";
+     * decision 0046 for the quorum profiles).
      */
-    private static boolean overlap(Profile profile, Properties properties) {
-        return onOff(properties, "execution.overlap", !profile.quorum());
+    private static boolean overlap(Properties properties) {
+        return onOff(properties, "execution.overlap", true);
     }
 
     /** A switch: {@code on} or {@code off} in any case, {@code fallback} when the key is absent. */

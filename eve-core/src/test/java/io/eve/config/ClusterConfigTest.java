@@ -46,17 +46,18 @@ class ClusterConfigTest {
     }
 
     @Test
-    void shouldOverlapBatchesByDefaultForPrimaryBackupOnly() throws IOException {
+    void shouldOverlapBatchesByDefaultInEveryProfile() throws IOException {
         assertThat(parse(VALID + "execution.overlap=on\n").overlapBatches()).isTrue();
         assertThat(parse(VALID + "execution.overlap = OFF\n").overlapBatches()).isFalse();
         assertThatThrownBy(() -> parse(VALID + "execution.overlap=yes\n"))
                 .hasMessageContaining("execution.overlap = 'yes'");
-        assertThat(parse("profile=crash\nnodes=0@h:1,1@h:2,2@h:3\nexecution.overlap=on\n")
+        assertThat(parse("profile=crash\nnodes=0@h:1,1@h:2,2@h:3\nexecution.overlap=off\n")
                         .overlapBatches())
-                .as("the quorum profiles overlap when asked to")
-                .isTrue();
-        assertThat(parse("profile=crash\nnodes=0@h:1,1@h:2,2@h:3\n").overlapBatches())
+                .as("the quorum profiles run without overlap when asked to")
                 .isFalse();
+        assertThat(parse("profile=crash\nnodes=0@h:1,1@h:2,2@h:3\n").overlapBatches())
+                .as("decision 0046")
+                .isTrue();
     }
 
     @Test
