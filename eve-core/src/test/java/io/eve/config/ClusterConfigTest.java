@@ -51,6 +51,9 @@ class ClusterConfigTest {
         assertThat(parse(VALID + "execution.overlap = OFF\n").overlapBatches()).isFalse();
         assertThatThrownBy(() -> parse(VALID + "execution.overlap=yes\n"))
                 .hasMessageContaining("execution.overlap = 'yes'");
+        assertThat(parse("profile=crash\nnodes=0@h:1,1@h:2,2@h:3\nexecution.overlap=on\n")
+                        .overlapBatches())
+                .isTrue();
         assertThat(parse("profile=crash\nnodes=0@h:1,1@h:2,2@h:3\nexecution.overlap=off\n")
                         .overlapBatches())
                 .as("the quorum profiles run without overlap when asked to")

@@ -36,9 +36,10 @@ import picocli.CommandLine.Spec;
 /**
  * The deployed benchmark: every replica its own JVM (Eve's profiles as {@code config/<profile>.properties}
  * lays them out, on free ports of 127.0.0.1; Apache Ratis as three server JVMs over gRPC or Netty with its
- * in-memory log) and the load generator its own JVM ({@link DeployedLoad}), zero work by default. Per point it
+ * in-memory log; on request one unreplicated server, {@link UnreplicatedServer}) and the load generator its own
+ * JVM ({@link DeployedLoad}), zero work by default. Per point it
  * prints requests/s, latency percentiles, CPU per request of every process, view changes and rollbacks, and
- * the ratio to the best Ratis point of the same run; at the end the median and spread per system, and
+ * the ratio to the best Ratis point (and to the unreplicated point) of the same run; at the end the median and spread per system, and
  * {@code deployed.json} in the output directory. Exit code 0 when every point committed requests without
  * errors (and Eve's replicas ended with equal roots), 1 otherwise, 2 for a usage error.
  *
@@ -78,8 +79,8 @@ public final class DeployedBenchmark implements Callable<Integer> {
     static final List<String> KNOWN_SYSTEMS =
             List.of(UNREPLICATED, "primary-backup", "crash", "bft", "ratis-grpc", "ratis-netty");
 
-    /** The shipped profiles' {@code executor.threads}, the unreplicated server's pool without {@code --threads}. */
-    static final int SHIPPED_THREADS = 4;
+    /** The shipped profile whose {@code executor.threads} sizes the unreplicated server's pool without --threads. */
+    static final String THREADS_PROFILE = "primary-backup";
 
     /** The storage modes, and the suffix of a durable point's system name. */
     static final String IN_MEMORY = "in-memory";
@@ -150,7 +151,8 @@ public final class DeployedBenchmark implements Callable<Integer> {
     @Option(
             names = "--threads",
             description = "Execution threads of every Eve replica (executor.threads) and of the unreplicated server"
-                    + " (default: as shipped, " + SHIPPED_THREADS + ").")
+                    + " (default: as shipped; the unreplicated server takes the shipped " + THREADS_PROFILE
+                    + " profile's).")
     private Integer threads;
 
     @Option(
@@ -222,7 +224,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
                 objects,
                 objectSize,
                 workMicros,
-                threads == null ? "shipped (" + SHIPPED_THREADS + ")" : threads.toString(),
+                threads == null ? "shipped (" + executionThreads() + ")" : threads.toString(),
                 duration,
                 warmup,
                 storage,
@@ -252,7 +254,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
         report.put("objects", objects);
         report.put("objectSize", objectSize);
         report.put("workMicros", workMicros);
-        report.put("threads", threads == null ? SHIPPED_THREADS : threads);
+        report.put("threads", executionThreads());
         report.put("warmupSeconds", warmup);
         report.put("seconds", duration);
         report.put("storage", storage);
@@ -390,6 +392,14 @@ public final class DeployedBenchmark implements Callable<Integer> {
         }
     }
 
+    /** {@code --threads}, or the shipped {@value #THREADS_PROFILE} profile's {@code executor.threads}. */
+    private int executionThreads() {
+        return threads != null
+                ? threads
+                : ClusterConfig.load(configDir.resolve(THREADS_PROFILE + ".properties"))
+                        .executorThreads();
+    }
+
     private void startUnreplicated(ChildJvms jvms, List<String> names, List<String> loadArgs) throws IOException {
         int port = ReplicaLaunch.freePorts(1)[0];
         jvms.start(
@@ -401,7 +411,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
                         "--objects", Integer.toString(objects),
                         "--object-size", Integer.toString(objectSize),
                         "--work-us", Long.toString(workMicros),
-                        "--threads", Integer.toString(threads == null ? SHIPPED_THREADS : threads)));
+                        "--threads", Integer.toString(executionThreads())));
         names.add("node-0");
         loadArgs.addAll(List.of("--target", UNREPLICATED, "--server", "127.0.0.1:" + port));
     }

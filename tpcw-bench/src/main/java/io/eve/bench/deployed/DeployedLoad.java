@@ -226,8 +226,14 @@ public final class DeployedLoad implements Callable<Integer> {
                     new CommandLine(this), "--target unreplicated needs --server host:port, got " + server);
         }
         int colon = server.lastIndexOf(':');
-        InetSocketAddress address =
-                new InetSocketAddress(server.substring(0, colon), Integer.parseInt(server.substring(colon + 1)));
+        int port;
+        try {
+            port = Integer.parseInt(server.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--server " + server + ": the port is not a number");
+        }
+        InetSocketAddress address = new InetSocketAddress(server.substring(0, colon), port);
         int clientId = ThreadLocalRandom.current().nextInt(1_000_000, Integer.MAX_VALUE - 100_000);
         NettyTransport transport = NettyTransport.builder()
                 .self(clientId)

@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
  * object's lock: the same work ({@link WorkKind}), the same object size, the same replies as {@code
  * KeyValueStore}, but the objects are plain arrays (no state tracking, no hashing, no batching, no tokens).
  *
- * <p>It keeps no reply cache: a request number a client already sent is not executed again but counted and
+ * <p>Ordered requests only ({@code EveClient.submit}): a read-only {@code ReadRequest} is not answered (the load
+ * never sends one). It keeps no reply cache: a request number a client already sent is not executed again but counted and
  * dropped (the load's attempt timeout is far above any queueing delay, so none is expected; the status line
  * says if one came). Thread-safe; {@link #main} runs until the process is killed.
  */
