@@ -148,6 +148,11 @@ public final class SignedEvidence implements Evidence {
         return !(evidence instanceof Signed) || open(evidence) != null;
     }
 
+    @Override
+    public boolean checksSignatures() {
+        return true;
+    }
+
     /**
      * Only a certificate of signed pieces whose signatures were checked before they counted is reported in view
      * changes: a {@code Prepare} certificate (rule 2 of docs/quorum.md, "Signed evidence"), not the

@@ -39,6 +39,14 @@ public interface Evidence {
     }
 
     /**
+     * Whether {@link #confirm} checks a signature, a cost a verifier avoids when {@code nV - u + r} matching
+     * {@code Prepare}s are there (docs/quorum.md, "Signed evidence", rule 2).
+     */
+    default boolean checksSignatures() {
+        return false;
+    }
+
+    /**
      * Whether a certificate holding {@code piece} may go into this verifier's view changes: with signed evidence
      * only a signed piece, which checks out the same at every receiver (docs/quorum.md, "Signed evidence");
      * without, every piece.

@@ -23,6 +23,13 @@ final class Slot {
     Token prepared;
     /** When this verifier first heard of the batch: its commit latency is measured from here. */
     long createdAt;
+    /** When {@code nV - u} matching {@code Prepare}s were first here (-1: not yet). */
+    long quorumAt = -1;
+    /**
+     * The token whose certificate waits for the last {@code Prepare}s, to be made without checking signatures
+     * (docs/quorum.md, "Signed evidence", rule 2), or null; the next tick stops the wait.
+     */
+    Token waitingFor;
 
     /**
      * The forms of the messages among {@code tokens} that carry {@code token} (a sender whose form was refused

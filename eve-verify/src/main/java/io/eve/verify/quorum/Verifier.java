@@ -50,6 +50,13 @@ import org.slf4j.LoggerFactory;
 public final class Verifier {
     private static final Logger LOG = LoggerFactory.getLogger(Verifier.class);
     private static final int KEPT_COMMITS = 256;
+    /**
+     * A certificate waits for the last {@code Prepare}s (instead of checking signatures) while they came at most
+     * this long after the first {@code nV - u} lately; the wait itself ends at the next tick at the latest.
+     */
+    static final long PREPARE_WAIT_NANOS = 2_000_000;
+
+    private static final long PREPARES_GAP_HALF_LIFE_NANOS = 1_000_000_000;
 
     private final QuorumConfig config;
     private final Refusals refusals;
@@ -125,6 +132,14 @@ public final class Verifier {
     private long diagnosedView = -1;
     /** How long a batch takes from this verifier's first message about it to its commit (decision 0028). */
     private final LatencyEstimate commitLatency;
+    /**
+     * How long after the first {@code nV - u} matching {@code Prepare}s of a batch the last ones came lately: while
+     * this is short, a certificate waits for them rather than check signatures (docs/quorum.md, "Signed
+     * evidence", rule 2).
+     */
+    private final DecayingMaximum preparesGap = new DecayingMaximum(PREPARES_GAP_HALF_LIFE_NANOS);
+    /** Certificates made without a signature check (every verifier's matching {@code Prepare} was there). */
+    private long unchecked;
 
     /**
      * A verifier that started with the cluster or, {@code recovering}, restarted with a join nonce of 0; for
@@ -326,6 +341,14 @@ public final class Verifier {
         return ignored;
     }
 
+    /**
+     * Certificates made without checking a signature: every verifier's matching {@code Prepare} was there, so
+     * at most {@code r} of them can be forged (docs/quorum.md, "Signed evidence", rule 2).
+     */
+    public long uncheckedCertificates() {
+        return unchecked;
+    }
+
     /** Join queries not answered because they came from an earlier incarnation than one answered before. */
     public long staleJoinQueries() {
         return staleJoinQueries;
@@ -369,6 +392,9 @@ public final class Verifier {
         long timeout = views.timeoutNanos();
         if (!views.changing() && (!slots.isEmpty() || !startConfirmed) && now - lastProgress > timeout) {
             startViewChange(views.view() + 1, "no batch committed for " + timeout / 1_000_000 + " ms");
+        }
+        if (!views.changing()) {
+            stopWaitingForPrepares();
         }
         protection.onTick(now);
         if (protection.waiting() && !views.changing()) {
@@ -634,15 +660,66 @@ public final class Verifier {
             return;
         }
         slot.prepareForms.put(from, form);
-        List<Message> matching = Slot.matching(slot.prepares, slot.prepareForms, message.token());
-        if (slot.prepared == null && matching.size() >= config.agreementQuorum()) {
-            matching = confirmed(slot.prepareForms, matching);
+        if (slot.prepared != null) {
+            return;
         }
-        if (slot.prepared == null && matching.size() >= config.agreementQuorum()) {
-            slot.prepared = message.token();
-            Certificate certificate = new Certificate(views.view(), message.token(), matching);
-            raise(certificate);
-            broadcastVerifiers(new CommitVote(views.view(), self, message.token()));
+        List<Message> matching = Slot.matching(slot.prepares, slot.prepareForms, message.token());
+        if (matching.size() < config.agreementQuorum()) {
+            return;
+        }
+        if (slot.quorumAt < 0) {
+            slot.quorumAt = now;
+        }
+        if (matching.size() >= config.agreementQuorum() + config.r()) {
+            // docs/quorum.md, "Signed evidence", rule 2: at most r of these come from Byzantine verifiers, so at
+            // least nV - u signatures verify, at every receiver; none needs checking here.
+            if (slot.waitingFor != null) {
+                slot.waitingFor = null;
+                preparesGap.sample(now - slot.quorumAt, now);
+            }
+            if (evidence.checksSignatures()) {
+                unchecked++;
+            }
+            prepare(slot, message.token(), matching);
+            return;
+        }
+        if (evidence.checksSignatures()
+                && (slot.waitingFor != null || preparesGap.valueAt(now) <= PREPARE_WAIT_NANOS)) {
+            slot.waitingFor = message.token(); // the last Prepares are likely on their way: the next tick ends this
+            return;
+        }
+        prepareChecked(slot, message.token());
+    }
+
+    /** A certificate of {@code token} from the {@code Prepare}s whose signatures check out, if there are enough. */
+    private void prepareChecked(Slot slot, Token token) {
+        List<Message> matching = confirmed(slot.prepareForms, Slot.matching(slot.prepares, slot.prepareForms, token));
+        if (matching.size() >= config.agreementQuorum()) {
+            prepare(slot, token, matching);
+        }
+    }
+
+    private void prepare(Slot slot, Token token, List<Message> matching) {
+        slot.prepared = token;
+        Certificate certificate = new Certificate(views.view(), token, matching);
+        raise(certificate);
+        broadcastVerifiers(new CommitVote(views.view(), self, token));
+    }
+
+    /**
+     * At a tick: the certificates still waiting for their last {@code Prepare}s are made from the ones here, their
+     * signatures checked; the wait counts as a long gap, so the next batches do not wait for a while.
+     */
+    private void stopWaitingForPrepares() {
+        for (Slot slot : slots.values()) {
+            Token token = slot.waitingFor;
+            if (token != null) {
+                slot.waitingFor = null;
+                preparesGap.sample(Math.max(now - slot.quorumAt, 2 * PREPARE_WAIT_NANOS), now);
+                if (slot.prepared == null) {
+                    prepareChecked(slot, token);
+                }
+            }
         }
     }
 
@@ -743,6 +820,12 @@ public final class Verifier {
         Slot done = slots.get(seq);
         if (done != null) {
             commitLatency.sample(now - done.createdAt);
+            if (done.quorumAt >= 0
+                    && Slot.matching(done.prepares, done.prepareForms, token).size()
+                            < config.agreementQuorum() + config.r()) {
+                // The last Prepares did not come before the commit: they are at least this late.
+                preparesGap.sample(now - done.quorumAt, now);
+            }
         }
         slots.headMap(seq, true).clear();
         reports.onCommitted(seq);

@@ -249,6 +249,7 @@ class SignedEvidenceTest {
             verifier.onMessage(id, evidence(id).seal(new Prepare(0, id, first)), MS);
             verifier.onMessage(id, evidence(id).seal(new CommitVote(0, id, first)), MS);
         }
+        verifier.onTick(MS); // 3's Prepare never comes: the tick ends the wait for it (rule 2)
         assertThat(verifier.committedSeq()).isEqualTo(1);
         Token second = Token.of(2, Digest.ZERO, Digest.ZERO, first.digest());
         for (int id = 1; id <= 3; id++) {
@@ -276,9 +277,11 @@ class SignedEvidenceTest {
     }
 
     /**
-     * Rule 2 of docs/quorum.md, "Signed evidence": a Prepare whose MAC is right but whose signature is not (only
-     * its Byzantine origin can send one) does not complete a certificate; the verifier is prepared only once a
-     * Prepare that verifies takes its place, and checks no more signatures than the certificate needs.
+     * Rule 2 of docs/quorum.md, "Signed evidence": with {@code nV - u} matching Prepares only, a Prepare whose MAC is
+     * right but whose signature is not (only its Byzantine origin can send one) does not complete a certificate;
+     * the verifier waits for the last Prepare until the next tick, then checks signatures, and is prepared only
+     * once a Prepare that verifies takes the bad one's place, checking no more signatures than the certificate
+     * needs.
      */
     @Test
     void shouldPrepareOnlyOnPreparesWhoseSignaturesVerify() {
@@ -289,12 +292,15 @@ class SignedEvidenceTest {
         verifier.onMessage(1, new Verify(0, first), MS);
         verifier.onMessage(1, evidence(1).seal(new Prepare(0, 1, first)), MS);
         Signed genuine = (Signed) evidence(3).seal(new Prepare(0, 3, first));
-        byte[] flipped = genuine.signature().clone();
-        flipped[5] ^= 1;
-        verifier.onMessage(3, new Signed(3, genuine.frame(), flipped), MS);
+        verifier.onMessage(3, badlySigned(genuine), MS);
+        assertThat(sent).noneMatch(SignedEvidenceTest::isCommitVote);
+        assertThat(at0.verifications())
+                .as("waiting for the last Prepare, which would make checks needless")
+                .isZero();
+        verifier.onTick(2 * MS);
         assertThat(sent).noneMatch(SignedEvidenceTest::isCommitVote);
         assertThat(at0.badSignatures()).isEqualTo(1);
-        verifier.onMessage(3, genuine, MS);
+        verifier.onMessage(3, genuine, 2 * MS);
         assertThat(sent)
                 .as("the sender of a bad piece is not counted again for this batch")
                 .noneMatch(SignedEvidenceTest::isCommitVote);
@@ -303,6 +309,89 @@ class SignedEvidenceTest {
         assertThat(at0.verifications())
                 .as("the bad piece, then 1's and 2's: the quorum's, no more")
                 .isEqualTo(3);
+    }
+
+    /**
+     * Rule 2 of docs/quorum.md, "Signed evidence": with a matching Prepare of every verifier ({@code nV - u + r})
+     * no signature is checked, not even a bad one, and the certificate is still good everywhere: at most {@code r}
+     * of its pieces can be bad, so at least {@code nV - u} open at every verifier, and a view change reporting it
+     * is valid at each.
+     */
+    @Test
+    void shouldPrepareWithoutCheckingSignaturesWhenEveryVerifiersPrepareIsThere() {
+        SignedEvidence at0 = evidence(0);
+        Verifier verifier = verifier(0, at0);
+        Token first = token(1, 1);
+        verifier.onMessage(0, new Verify(0, first), MS);
+        verifier.onMessage(1, new Verify(0, first), MS);
+        verifier.onMessage(1, evidence(1).seal(new Prepare(0, 1, first)), MS);
+        verifier.onMessage(2, evidence(2).seal(new Prepare(0, 2, first)), MS);
+        assertThat(sent).noneMatch(SignedEvidenceTest::isCommitVote);
+        verifier.onMessage(3, badlySigned((Signed) evidence(3).seal(new Prepare(0, 3, first))), MS);
+        assertThat(sent).anyMatch(SignedEvidenceTest::isCommitVote);
+        assertThat(at0.verifications()).isZero();
+        assertThat(verifier.uncheckedCertificates()).isEqualTo(1);
+
+        verifier.onTick(10_000 * MS); // nothing commits: a view change reports the certificate
+        List<ViewChange> changes = sent.stream()
+                .filter(Signed.class::isInstance)
+                .map(message -> CODEC.decode(((Signed) message).frame()))
+                .filter(ViewChange.class::isInstance)
+                .map(ViewChange.class::cast)
+                .toList();
+        assertThat(changes).isNotEmpty();
+        for (ViewChange change : changes) {
+            assertThat(change.certificate()).isEqualTo(first);
+            assertThat(change.evidence()).hasSize(4);
+            for (int id : IDS) {
+                SignedEvidence at = evidence(id);
+                assertThat(change.evidence().stream().filter(piece -> at.open(piece) != null))
+                        .as("pieces that open at verifier " + id)
+                        .hasSize(3);
+            }
+        }
+    }
+
+    /**
+     * A verifier whose last Prepare does not come waits for it once, until the tick; the batches after it are
+     * checked at once, without waiting, while the gap it saw is recent.
+     */
+    @Test
+    void shouldStopWaitingForPreparesThatDoNotCome() {
+        SignedEvidence at0 = evidence(0);
+        Verifier verifier = verifier(0, at0);
+        Token first = token(1, 1);
+        verifier.onMessage(0, new Verify(0, first), MS);
+        verifier.onMessage(1, new Verify(0, first), MS);
+        verifier.onMessage(1, evidence(1).seal(new Prepare(0, 1, first)), MS);
+        verifier.onMessage(2, evidence(2).seal(new Prepare(0, 2, first)), MS);
+        assertThat(sent).noneMatch(SignedEvidenceTest::isCommitVote);
+        verifier.onTick(5 * MS);
+        assertThat(sent).anyMatch(SignedEvidenceTest::isCommitVote);
+        assertThat(at0.verifications()).isEqualTo(2);
+        for (int id = 1; id <= 2; id++) {
+            verifier.onMessage(id, evidence(id).seal(new CommitVote(0, id, first)), 6 * MS);
+        }
+        assertThat(verifier.committedSeq()).isEqualTo(1);
+
+        sent.clear();
+        Token second = Token.of(2, Digest.ZERO, Digest.ZERO, first.digest());
+        verifier.onMessage(0, new Verify(0, second), 7 * MS);
+        verifier.onMessage(1, new Verify(0, second), 7 * MS);
+        verifier.onMessage(1, evidence(1).seal(new Prepare(0, 1, second)), 7 * MS);
+        verifier.onMessage(2, evidence(2).seal(new Prepare(0, 2, second)), 7 * MS);
+        assertThat(sent)
+                .as("prepared at once: the last batch's Prepare of 3 never came")
+                .anyMatch(SignedEvidenceTest::isCommitVote);
+        assertThat(at0.verifications()).isEqualTo(4);
+        assertThat(verifier.uncheckedCertificates()).isZero();
+    }
+
+    /** {@code genuine} with one bit of its signature flipped: only its origin can send it on its link. */
+    private static Signed badlySigned(Signed genuine) {
+        byte[] flipped = genuine.signature().clone();
+        flipped[5] ^= 1;
+        return new Signed(genuine.origin(), genuine.frame(), flipped);
     }
 
     private static boolean isCommitVote(Message message) {

@@ -88,6 +88,7 @@ class SignedJoinProofTest {
         verifier.onMessage(1, new Verify(0, first), MS);
         verifier.onMessage(1, evidence(1).seal(new Prepare(0, 1, first)), MS);
         verifier.onMessage(2, evidence(2).seal(new Prepare(0, 2, first)), MS);
+        verifier.onTick(MS); // the Byzantine verifier sends no Prepare: the tick ends the wait for it
         verifier.onMessage(1, evidence(1).seal(new CommitVote(0, 1, first)), 2 * MS);
         verifier.onMessage(BYZANTINE, badlySignedVote(first), 2 * MS);
         assertThat(verifier.committedSeq())

@@ -42,7 +42,8 @@ import java.util.function.UnaryOperator;
  *       {@code VerifyResponse} it sends, forged ones in the name of another verifier, as for {@code
  *       FORGING_ORIGIN} (evidence signed with its own key, the only one it holds). Against rejoining verifiers
  *       (decision 0036): every other {@code CommitVote} of its own goes with a right MAC and a wrong
- *       signature, and it answers a {@code JoinQuery} with a commit proof for a token nobody committed, made
+ *       signature (and every other {@code Prepare}, which completes correct verifiers' certificates unchecked when
+ *       every verifier's {@code Prepare} is there: docs/quorum.md, "Signed evidence", rule 2), and it answers a {@code JoinQuery} with a commit proof for a token nobody committed, made
  *       of the others' votes signed with its own key.
  * </ul>
  *
@@ -65,6 +66,7 @@ final class Forgeries {
     private long sends;
     private long forgedChanges;
     private long ownVotes;
+    private long ownPrepares;
 
     Forgeries(QuorumSimulation sim, int self, int[] members, Envelopes envelopes, FrameCodec codec, Byzantine kind) {
         this.sim = sim;
@@ -127,10 +129,12 @@ final class Forgeries {
         }
         if (message instanceof CommitVote vote && ++ownVotes % 2 == 0) {
             // Counts on the link (its MAC is right), opens nowhere when a correct verifier forwards it.
-            Signed genuine = (Signed) envelopes.evidence().seal(vote);
-            byte[] signature = genuine.signature().clone();
-            signature[0] ^= 1;
-            return new Signed(self, genuine.frame(), signature);
+            return badlySigned(vote);
+        }
+        if (message instanceof Prepare prepare && ++ownPrepares % 2 == 0) {
+            // With every other verifier's Prepare it completes a certificate unchecked (docs/quorum.md, "Signed
+            // evidence", rule 2), which must still hold nV - u pieces that open everywhere.
+            return badlySigned(prepare);
         }
         if (message instanceof JoinState state && state.committed().seq() > 0) {
             return inventedProof(state);
@@ -168,6 +172,15 @@ final class Forgeries {
         sim.log("byzantine process " + self + " forges Prepares of the others for " + invented
                 + " in its view change to " + change.newView());
         return new ViewChange(change.newView(), change.verifier(), forgedView, invented, evidence);
+    }
+
+    /** {@code own} signed with its own key, one bit of the signature flipped: a right MAC, a wrong signature. */
+    private Signed badlySigned(Message own) {
+        Signed genuine = (Signed) envelopes.evidence().seal(own);
+        byte[] signature = genuine.signature().clone();
+        signature[0] ^= 1;
+        sim.onBadlySignedEvidence();
+        return new Signed(self, genuine.frame(), signature);
     }
 
     /**

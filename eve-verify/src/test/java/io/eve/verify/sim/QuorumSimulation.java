@@ -125,6 +125,7 @@ final class QuorumSimulation implements World {
     private final boolean forgingJoiners;
 
     private long joinProofsForged;
+    private long badlySigned;
     /** Correct verifiers that took part again after a restart from a commit, checked by {@link #onRecovered}. */
     private long recoveriesChecked;
 
@@ -1155,6 +1156,29 @@ final class QuorumSimulation implements World {
                 .filter(process -> process != primary && process != byzantineProcess)
                 .toArray();
         return candidates[faultRandom.nextInt(candidates.length)];
+    }
+
+    /** {@code bft-forge-evidence}: own pieces the Byzantine verifier sent with a right MAC and a wrong signature. */
+    void onBadlySignedEvidence() {
+        badlySigned++;
+    }
+
+    long badlySigned() {
+        return badlySigned;
+    }
+
+    /**
+     * Certificates the correct verifiers running now made without checking a signature (docs/quorum.md, "Signed
+     * evidence", rule 2).
+     */
+    long uncheckedCertificates() {
+        long unchecked = 0;
+        for (QuorumSimProcess process : running) {
+            if (process != null && process.correct() && process.verifier != null) {
+                unchecked += process.verifier.uncheckedCertificates();
+            }
+        }
+        return unchecked;
     }
 
     /** {@code bft-forge-joiners}: forged commit proofs the Byzantine verifier sent joiners. */

@@ -138,15 +138,25 @@ class QuorumSimulationTest {
     void shouldRefuseForgedSignedEvidenceAndSpoofedResponsesOfAByzantineVerifier() {
         long badSignatures = 0;
         long rejected = 0;
+        long badlySigned = 0;
+        long unchecked = 0;
         for (long seed = 1; seed <= 2; seed++) {
             QuorumSimulation sim =
                     new QuorumSimulation(seed, "bft-forge-evidence", SimulationRunner.settings(FAULT_MILLIS, false));
             sim.run();
             badSignatures += sim.badSignatures();
             rejected += sim.rejected();
+            badlySigned += sim.badlySigned();
+            unchecked += sim.uncheckedCertificates();
         }
         assertThat(badSignatures)
                 .as("forged pieces refused by their signatures")
+                .isGreaterThan(0);
+        assertThat(badlySigned)
+                .as("own Prepares and votes sent with a right MAC and a wrong signature")
+                .isGreaterThan(0);
+        assertThat(unchecked)
+                .as("certificates made unchecked, with every verifier's Prepare (rule 2)")
                 .isGreaterThan(0);
         assertThat(rejected)
                 .as("spoofed and misattributed messages dropped on the links")
