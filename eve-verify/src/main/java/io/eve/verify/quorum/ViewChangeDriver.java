@@ -120,6 +120,8 @@ final class ViewChangeDriver {
     private final Set<ViewChange> sentChanges = new HashSet<>();
 
     private long lastRefusedView = -1;
+    /** The view change target at which this verifier last held back from trying the next view (logged once). */
+    private long heldAt = -1;
 
     ViewChangeDriver(
             QuorumConfig config,
@@ -264,6 +266,24 @@ final class ViewChangeDriver {
         }
         long timeout = viewStartTimeoutNanos();
         if (changing && now - changeStartedAt > timeout) {
+            if (verifiersAtOrAbove(target) < config.agreementQuorum()) {
+                // PBFT's rule: a verifier tries the next view only once nV - u (itself included) asked for this one
+                // or a later one. Alone it would run ahead of the others for good, its view changes for views
+                // nobody else reached, while the others' new views arrive below its target and are ignored.
+                if (heldAt != target) {
+                    heldAt = target;
+                    LOG.info(
+                            "{}: view {} did not start within {} ms; {} of the {} verifiers asked for it or a later"
+                                    + " one: waiting for the others before trying view {}",
+                            name,
+                            target,
+                            timeout / 1_000_000,
+                            verifiersAtOrAbove(target),
+                            config.agreementQuorum(),
+                            target + 1);
+                }
+                return;
+            }
             LOG.warn(
                     "{}: view {} did not start within {} ms; trying view {}",
                     name,
@@ -480,6 +500,17 @@ final class ViewChangeDriver {
             tryNewView(newView);
         }
         return true;
+    }
+
+    /** This verifier and the others whose view changes seen here ask for {@code newView} or a later view. */
+    private int verifiersAtOrAbove(long newView) {
+        int count = 1;
+        for (Map.Entry<Integer, Long> entry : highestChangeSeen.entrySet()) {
+            if (entry.getKey() != self && entry.getValue() >= newView) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /** PBFT's rule with r + 1 for f + 1: follow a view change that a correct verifier has begun. */
