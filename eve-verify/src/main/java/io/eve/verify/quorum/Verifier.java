@@ -54,7 +54,7 @@ public final class Verifier {
      * A certificate waits for the last {@code Prepare}s (instead of checking signatures) while they came at most
      * this long after the first {@code nV - u} lately; the wait itself ends at the next tick at the latest.
      */
-    static final long PREPARE_WAIT_NANOS = 2_000_000;
+    static final long PREPARE_WAIT_NANOS = 10_000_000;
 
     private static final long PREPARES_GAP_HALF_LIFE_NANOS = 1_000_000_000;
 
@@ -820,12 +820,6 @@ public final class Verifier {
         Slot done = slots.get(seq);
         if (done != null) {
             commitLatency.sample(now - done.createdAt);
-            if (done.quorumAt >= 0
-                    && Slot.matching(done.prepares, done.prepareForms, token).size()
-                            < config.agreementQuorum() + config.r()) {
-                // The last Prepares did not come before the commit: they are at least this late.
-                preparesGap.sample(now - done.quorumAt, now);
-            }
         }
         slots.headMap(seq, true).clear();
         reports.onCommitted(seq);
