@@ -277,10 +277,20 @@ public final class DeployedBenchmark implements Callable<Integer> {
 
     private void validate() {
         for (String system : systems) {
+            SystemSpec parsed;
             try {
-                SystemSpec.parse(system);
+                parsed = SystemSpec.parse(system);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), "--systems: " + e.getMessage());
+            }
+            if (parsed.eve()) {
+                // Refused now, not after the points before it were measured.
+                Path shipped = configDir.resolve(parsed.base() + ".properties");
+                require(
+                        Files.isRegularFile(shipped),
+                        "--config-dir",
+                        "no " + shipped.toAbsolutePath() + " for system '" + system
+                                + "' (run from the repository's root or pass --config-dir)");
             }
         }
         require(!systems.isEmpty(), "--systems", "at least one system is needed");
@@ -658,6 +668,11 @@ public final class DeployedBenchmark implements Callable<Integer> {
                         "'" + name + "': the legacy client has no TLS; use " + TLS + " with the shared client");
             }
             return new SystemSpec(base, legacy, tls);
+        }
+
+        /** Whether this is one of Eve's profiles, run from a shipped configuration. */
+        boolean eve() {
+            return !base.startsWith("ratis-") && !base.equals(UNREPLICATED);
         }
     }
 }
