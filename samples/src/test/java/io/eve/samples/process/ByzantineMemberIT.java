@@ -189,6 +189,17 @@ class ByzantineMemberIT {
         assertThat(report.violations()).as("linearizability: %s", report).isEmpty();
         assertThat(report.errors()).as("error replies").isZero();
         assertThat(report.checked()).as("operations checked").isGreaterThan(500);
+        for (int node = 0; node < 3; node++) {
+            // Node 3 never sends a matching Prepare, so no certificate holds all four and every one is checked.
+            assertThat(cluster.metric(node, "eve_quorum_signatures_total", "op=\"made\"")
+                            .orElse(0))
+                    .as("node %d: signatures made", node)
+                    .isPositive();
+            assertThat(cluster.metric(node, "eve_quorum_signatures_total", "op=\"verified\"")
+                            .orElse(0))
+                    .as("node %d: signatures of others verified", node)
+                    .isPositive();
+        }
     }
 
     private static double closed(ReplicaProcesses cluster, String reason) throws InterruptedException {
