@@ -233,23 +233,7 @@ public final class EveReplica {
                     refusals.register(meters, node);
                 }
                 if (envelopes != null && envelopes.evidence() instanceof SignedEvidence signed) {
-                    FunctionCounter.builder("eve.quorum.refused", signed, SignedEvidence::badSignatures)
-                            .description("signed evidence refused: a signature that did not verify against the"
-                                    + " key of the verifier it names")
-                            .tag("node", Integer.toString(node))
-                            .tag("reason", "bad-signature")
-                            .register(meters);
-                    FunctionCounter.builder("eve.quorum.signatures", signed, SignedEvidence::signatures)
-                            .description("signatures this verifier made over its own Prepares and CommitVotes")
-                            .tag("node", Integer.toString(node))
-                            .tag("op", "made")
-                            .register(meters);
-                    FunctionCounter.builder("eve.quorum.signatures", signed, SignedEvidence::verifications)
-                            .description("signatures of other verifiers this verifier checked; none while every"
-                                    + " verifier's Prepare arrives in time (docs/quorum.md, \"Signed evidence\")")
-                            .tag("node", Integer.toString(node))
-                            .tag("op", "verified")
-                            .register(meters);
+                    signed.register(meters, node);
                 }
                 Transport transport = ReplicaTransports.of(cluster, node, netty, tls, meters);
                 if (envelopes != null) {

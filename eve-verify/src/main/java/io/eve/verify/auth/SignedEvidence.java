@@ -7,6 +7,8 @@ import io.eve.protocol.Message.Signed;
 import io.eve.transport.wire.FrameCodec;
 import io.eve.transport.wire.FrameException;
 import io.eve.verify.quorum.Evidence;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -197,6 +199,32 @@ public final class SignedEvidence implements Evidence {
         synchronized (counting) {
             return verifications;
         }
+    }
+
+    /**
+     * Publishes the counts, tagged with {@code node}: {@code eve.quorum.refused} with reason {@code bad-signature}
+     * ({@link #badSignatures}), and {@code eve.quorum.signatures} with {@code op} = {@code made} ({@link
+     * #signatures}) and {@code verified} ({@link #verifications}).
+     */
+    public void register(MeterRegistry registry, int node) {
+        String id = Integer.toString(node);
+        FunctionCounter.builder("eve.quorum.refused", this, SignedEvidence::badSignatures)
+                .description("signed evidence refused: a signature that did not verify against the key of the"
+                        + " verifier it names")
+                .tag("node", id)
+                .tag("reason", "bad-signature")
+                .register(registry);
+        FunctionCounter.builder("eve.quorum.signatures", this, SignedEvidence::signatures)
+                .description("signatures this verifier made over its own Prepares and CommitVotes")
+                .tag("node", id)
+                .tag("op", "made")
+                .register(registry);
+        FunctionCounter.builder("eve.quorum.signatures", this, SignedEvidence::verifications)
+                .description("signatures of other verifiers this verifier checked; none while every verifier's"
+                        + " Prepare arrives in time (docs/quorum.md, \"Signed evidence\")")
+                .tag("node", id)
+                .tag("op", "verified")
+                .register(registry);
     }
 
     @Override

@@ -19,6 +19,7 @@ import io.eve.transport.wire.FrameCodec;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.QuorumConfig;
 import io.eve.verify.quorum.Verifier;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -385,6 +386,26 @@ class SignedEvidenceTest {
                 .anyMatch(SignedEvidenceTest::isCommitVote);
         assertThat(at0.verifications()).isEqualTo(4);
         assertThat(verifier.uncheckedCertificates()).isZero();
+
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        at0.register(registry, 0);
+        assertThat(registry.get("eve.quorum.signatures")
+                        .tag("node", "0")
+                        .tag("op", "verified")
+                        .functionCounter()
+                        .count())
+                .isEqualTo(4);
+        assertThat(registry.get("eve.quorum.signatures")
+                        .tag("op", "made")
+                        .functionCounter()
+                        .count())
+                .isEqualTo(at0.signatures())
+                .isPositive();
+        assertThat(registry.get("eve.quorum.refused")
+                        .tag("reason", "bad-signature")
+                        .functionCounter()
+                        .count())
+                .isZero();
     }
 
     /** {@code genuine} with one bit of its signature flipped: only its origin can send it on its link. */
