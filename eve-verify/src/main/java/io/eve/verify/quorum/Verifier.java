@@ -52,7 +52,9 @@ public final class Verifier {
     private static final int KEPT_COMMITS = 256;
     /**
      * A certificate waits for the last {@code Prepare}s (instead of checking signatures) while they came at most
-     * this long after the first {@code nV - u} lately; the wait itself ends at the next tick at the latest.
+     * this long after the first {@code nV - u} lately; the wait itself ends at the first tick this long after the
+     * quorum (a tick every 5 ms in the runtime: ending waits at any tick penalised waits of a few microseconds,
+     * and with a batch every few milliseconds the gap never fell below this bound again).
      */
     static final long PREPARE_WAIT_NANOS = 10_000_000;
 
@@ -707,13 +709,14 @@ public final class Verifier {
     }
 
     /**
-     * At a tick: the certificates still waiting for their last {@code Prepare}s are made from the ones here, their
-     * signatures checked; the wait counts as a long gap, so the next batches do not wait for a while.
+     * At a tick: the certificates that have waited {@link #PREPARE_WAIT_NANOS} for their last {@code Prepare}s are
+     * made from the ones here, their signatures checked; the wait counts as a long gap, so the next batches do not
+     * wait for a while. A younger wait goes on: its last {@code Prepare}s may be a moment away.
      */
     private void stopWaitingForPrepares() {
         for (Slot slot : slots.values()) {
             Token token = slot.waitingFor;
-            if (token != null) {
+            if (token != null && now - slot.quorumAt >= PREPARE_WAIT_NANOS) {
                 slot.waitingFor = null;
                 preparesGap.sample(Math.max(now - slot.quorumAt, 2 * PREPARE_WAIT_NANOS), now);
                 if (slot.prepared == null) {
