@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SignedEvidenceTest {
     static final long MS = 1_000_000L;
     /** One tick past how long a certificate waits for its last {@code Prepare}s after the quorum (rule 2). */
-    private static final long WAITED = 11 * MS;
+    static final long WAITED = 11 * MS;
+
     static final int[] IDS = {0, 1, 2, 3};
     static final MacKeys KEYS = MacKeys.insecureForTests(5, IDS);
     static final FrameCodec CODEC = new FrameCodec(1 << 20);

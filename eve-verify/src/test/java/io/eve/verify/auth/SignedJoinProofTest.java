@@ -4,6 +4,7 @@ import static io.eve.verify.auth.SignedEvidenceTest.CODEC;
 import static io.eve.verify.auth.SignedEvidenceTest.IDS;
 import static io.eve.verify.auth.SignedEvidenceTest.KEYS;
 import static io.eve.verify.auth.SignedEvidenceTest.MS;
+import static io.eve.verify.auth.SignedEvidenceTest.WAITED;
 import static io.eve.verify.auth.SignedEvidenceTest.envelopes;
 import static io.eve.verify.auth.SignedEvidenceTest.evidence;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,22 +89,22 @@ class SignedJoinProofTest {
         verifier.onMessage(1, new Verify(0, first), MS);
         verifier.onMessage(1, evidence(1).seal(new Prepare(0, 1, first)), MS);
         verifier.onMessage(2, evidence(2).seal(new Prepare(0, 2, first)), MS);
-        verifier.onTick(MS); // the Byzantine verifier sends no Prepare: the tick ends the wait for it
-        verifier.onMessage(1, evidence(1).seal(new CommitVote(0, 1, first)), 2 * MS);
-        verifier.onMessage(BYZANTINE, badlySignedVote(first), 2 * MS);
+        verifier.onTick(WAITED); // the Byzantine verifier sends no Prepare: the tick 10 ms on ends the wait for it
+        verifier.onMessage(1, evidence(1).seal(new CommitVote(0, 1, first)), WAITED + MS);
+        verifier.onMessage(BYZANTINE, badlySignedVote(first), WAITED + MS);
         assertThat(verifier.committedSeq())
                 .as("the bad signature was not checked on the link")
                 .isEqualTo(1);
 
-        verifier.onMessage(JOINER, new JoinQuery(JOINER, NONCE), 3 * MS);
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, NONCE), WAITED + 2 * MS);
         JoinState withoutSpare = joinStates().get(0);
         assertThat(withoutSpare.evidence())
                 .as("no spare vote yet: the proof as it is, which the joiner refuses as it would silence")
                 .contains(badlySignedVote(first));
 
-        verifier.onMessage(JOINER, evidence(JOINER).seal(new CommitVote(0, JOINER, first)), 4 * MS);
+        verifier.onMessage(JOINER, evidence(JOINER).seal(new CommitVote(0, JOINER, first)), WAITED + 3 * MS);
         sent.clear();
-        verifier.onMessage(JOINER, new JoinQuery(JOINER, NONCE), 5 * MS);
+        verifier.onMessage(JOINER, new JoinQuery(JOINER, NONCE), WAITED + 4 * MS);
         JoinState answer = joinStates().get(0);
         assertThat(answer.committed()).isEqualTo(first);
         assertThat(answer.evidence())
