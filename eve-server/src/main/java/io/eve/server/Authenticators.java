@@ -10,7 +10,8 @@ import java.nio.file.Path;
 
 /**
  * The authenticators of a bft node (docs/quorum.md, "Authenticators"), from this node's own key file: the
- * keys of its pairs and its self key, nothing another node holds alone.
+ * keys of its pairs and its self key, nothing another node holds alone. With signed evidence over mutual TLS on
+ * TCP the links carry no tags ({@link Envelopes#onAuthenticatedLinks}).
  */
 final class Authenticators {
     /** The placeholder for the node id in {@code auth.keys-file}. */
@@ -36,7 +37,14 @@ final class Authenticators {
                     + " and sign.public.<id>), which auth.signed-evidence = on (the default for bft) needs;"
                     + " regenerate the keys with ./eve certs or ./eve keys, or set auth.signed-evidence = off");
         }
-        return new Envelopes(new Authenticator(keys, node), new FrameCodec(cluster.maxFrameBytes()));
+        Authenticator authenticator = new Authenticator(keys, node);
+        FrameCodec codec = new FrameCodec(cluster.maxFrameBytes());
+        if (keys.signs() && cluster.tls().enabled() && cluster.transport().equals("netty")) {
+            // Every link is mutual TLS on TCP, which proves the sender; signatures carry what is forwarded. Over RDMA
+            // a ring entry's sender is not proven by TLS, so there the tags stay (docs/quorum.md, "Tags or TLS").
+            return Envelopes.onAuthenticatedLinks(authenticator, codec);
+        }
+        return new Envelopes(authenticator, codec);
     }
 
     static Path keysFile(ClusterConfig cluster, Path base, int node) {

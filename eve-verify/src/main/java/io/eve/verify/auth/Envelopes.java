@@ -27,6 +27,11 @@ import java.util.Objects;
  *       {@link ClientRequest} or {@link Message.ReadRequest} is accepted from them.
  * </ul>
  *
+ * <p>{@linkplain #onAuthenticatedLinks On links that authenticate their peer} (mutual TLS on TCP) and with signed
+ * evidence, nothing is sealed: the link proves the sender, the signatures prove what travels further, and the tags
+ * would prove neither more (docs/quorum.md, "Authenticators", "Tags or TLS"). A member's message is then accepted
+ * bare, with the same checks of signed evidence; an envelope from a member is refused ({@link Rejection#SEALED}).
+ *
  * <p>Thread-safe.
  */
 public final class Envelopes {
@@ -45,7 +50,12 @@ public final class Envelopes {
         /** With signed evidence: a {@code Prepare} or {@code ViewChange} without a signature. */
         UNSIGNED,
         /** With signed evidence: a signature that does not verify, or signed evidence in another's name. */
-        BAD_SIGNATURE
+        BAD_SIGNATURE,
+        /**
+         * On links that authenticate their peer: an envelope, which a correct member never sends there (the two
+         * processes disagree on whether their links are authenticated).
+         */
+        SEALED
     }
 
     /** What arrived, as it is to be delivered, or why it is dropped: exactly one of the two is set. */
@@ -70,6 +80,7 @@ public final class Envelopes {
     private final FrameCodec codec;
     private final int self;
     private final SignedEvidence signed;
+    private final boolean tagged;
     private volatile Sealed last;
 
     /**
@@ -80,12 +91,39 @@ public final class Envelopes {
      * complete a certificate, a {@code CommitVote}'s when it is forwarded as proof (decision 0036).
      */
     public Envelopes(Authenticator authenticator, FrameCodec codec) {
+        this(authenticator, codec, true);
+    }
+
+    private Envelopes(Authenticator authenticator, FrameCodec codec, boolean tagged) {
         this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.self = authenticator.self();
         this.signed = authenticator.keys().signs()
                 ? new SignedEvidence(authenticator.keys().signing(), codec)
                 : null;
+        this.tagged = tagged;
+    }
+
+    /**
+     * The links of {@code authenticator}'s process where the transport itself proves who sent each message (mutual
+     * TLS on TCP: the sender id is the one the peer's certificate names) and evidence is signed: messages leave
+     * without tags, and a member's arrive bare (docs/quorum.md, "Authenticators", "Tags or TLS"). Not for links
+     * whose sender the transport does not prove (RDMA rings, plain TCP).
+     *
+     * @throws IllegalArgumentException if the keys hold no signing keys: without signatures the tags are what makes
+     *     forwarded evidence checkable
+     */
+    public static Envelopes onAuthenticatedLinks(Authenticator authenticator, FrameCodec codec) {
+        if (!authenticator.keys().signs()) {
+            throw new IllegalArgumentException("links without tags need signed evidence: process "
+                    + authenticator.self() + "'s keys hold no signing keys");
+        }
+        return new Envelopes(authenticator, codec, false);
+    }
+
+    /** Whether messages between members carry tags ({@code false} {@link #onAuthenticatedLinks on authenticated links}). */
+    public boolean tagged() {
+        return tagged;
     }
 
     /**
@@ -124,7 +162,7 @@ public final class Envelopes {
 
     /** What to put on the wire to send {@code message} to {@code to}. */
     public Message outbound(int to, Message message) {
-        if (!isMember(to) || (message instanceof Authenticated sealed && sealed.origin() == self)) {
+        if (!tagged || !isMember(to) || (message instanceof Authenticated sealed && sealed.origin() == self)) {
             return message;
         }
         return seal(message);
@@ -136,6 +174,11 @@ public final class Envelopes {
             return received instanceof ClientRequest || received instanceof Message.ReadRequest
                     ? Inbound.accept(received)
                     : Inbound.reject(Rejection.NOT_A_CLIENT_MESSAGE);
+        }
+        if (!tagged) {
+            return received instanceof Authenticated
+                    ? Inbound.reject(Rejection.SEALED)
+                    : checkSigned(from, Inbound.accept(received));
         }
         if (!(received instanceof Authenticated envelope)) {
             return Inbound.reject(Rejection.UNSEALED);
@@ -151,20 +194,25 @@ public final class Envelopes {
             return Inbound.reject(Rejection.UNDECODABLE); // an envelope in an envelope: never sent by a correct process
         }
         if (signed != null) {
-            // docs/quorum.md, "Signed evidence": a ViewChange's signature is checked here, on the receiving thread;
-            // a Prepare's by the verifier, only if it would complete a certificate; a CommitVote's when forwarded.
-            if (opened.message() instanceof Message.Signed piece) {
-                if (piece.origin() != from) {
-                    return Inbound.reject(Rejection.WRONG_ORIGIN);
-                }
-                return signed.claim(piece) == null ? Inbound.reject(Rejection.BAD_SIGNATURE) : opened;
-            }
-            return isEvidence(opened.message()) ? Inbound.reject(Rejection.UNSIGNED) : opened;
+            return checkSigned(from, opened);
         }
         if (opened.message() instanceof Message.Signed) {
             return Inbound.reject(Rejection.UNDECODABLE); // this cluster does not sign evidence
         }
         return isEvidence(opened.message()) ? Inbound.accept(envelope) : opened;
+    }
+
+    /** {@code opened}, a member's message as it came from {@code from}, if what it holds of signed evidence is. */
+    private Inbound checkSigned(int from, Inbound opened) {
+        // docs/quorum.md, "Signed evidence": a ViewChange's signature is checked here, on the receiving thread;
+        // a Prepare's by the verifier, only if it would complete a certificate; a CommitVote's when forwarded.
+        if (opened.message() instanceof Message.Signed piece) {
+            if (piece.origin() != from) {
+                return Inbound.reject(Rejection.WRONG_ORIGIN);
+            }
+            return signed.claim(piece) == null ? Inbound.reject(Rejection.BAD_SIGNATURE) : opened;
+        }
+        return isEvidence(opened.message()) ? Inbound.reject(Rejection.UNSIGNED) : opened;
     }
 
     /** The message inside {@code envelope} if its tag for this process is right and its frame decodes. */

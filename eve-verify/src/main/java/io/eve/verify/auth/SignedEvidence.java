@@ -34,6 +34,9 @@ import java.util.WeakHashMap;
  */
 public final class SignedEvidence implements Evidence {
     private static final int KEPT_SIGNATURES = 1024;
+    private static final String SIGNATURES = "Ed25519 signatures: op=made, this verifier's own over its Prepares and"
+            + " CommitVotes; op=verified, other verifiers' it checked, none while every verifier's Prepare arrives"
+            + " within 10 ms of the quorum (docs/quorum.md, \"Signed evidence\", rule 2)";
 
     private final SigningKeys keys;
     private final FrameCodec codec;
@@ -207,6 +210,7 @@ public final class SignedEvidence implements Evidence {
      * #signatures}) and {@code verified} ({@link #verifications}).
      */
     public void register(MeterRegistry registry, int node) {
+        // One text for both: a Prometheus scrape shows one HELP line per name, whichever meter registered first.
         String id = Integer.toString(node);
         FunctionCounter.builder("eve.quorum.refused", this, SignedEvidence::badSignatures)
                 .description("signed evidence refused: a signature that did not verify against the key of the"
@@ -215,13 +219,12 @@ public final class SignedEvidence implements Evidence {
                 .tag("reason", "bad-signature")
                 .register(registry);
         FunctionCounter.builder("eve.quorum.signatures", this, SignedEvidence::signatures)
-                .description("signatures this verifier made over its own Prepares and CommitVotes")
+                .description(SIGNATURES)
                 .tag("node", id)
                 .tag("op", "made")
                 .register(registry);
         FunctionCounter.builder("eve.quorum.signatures", this, SignedEvidence::verifications)
-                .description("signatures of other verifiers this verifier checked; none while every verifier's"
-                        + " Prepare arrives in time (docs/quorum.md, \"Signed evidence\")")
+                .description(SIGNATURES)
                 .tag("node", id)
                 .tag("op", "verified")
                 .register(registry);

@@ -42,6 +42,7 @@ class SignedEvidenceTest {
     static final long WAITED = 11 * MS;
 
     static final int[] IDS = {0, 1, 2, 3};
+    static final int CLIENT_ID = 100;
     static final MacKeys KEYS = MacKeys.insecureForTests(5, IDS);
     static final FrameCodec CODEC = new FrameCodec(1 << 20);
     static final Token ORIGIN = Token.of(0, Digest.ZERO, Digest.ZERO, Digest.ZERO);
@@ -187,6 +188,46 @@ class SignedEvidenceTest {
         assertThat(at0.inbound(1, suspect).message())
                 .as("non-evidence is unwrapped")
                 .isEqualTo(new Suspect(3));
+    }
+
+    /**
+     * docs/quorum.md, "Tags or TLS": on links that prove their sender (mutual TLS on TCP) nothing is sealed, and a
+     * member's bare message gets the same checks of signed evidence as one opened from an envelope.
+     */
+    @Test
+    void shouldSendBareAndCheckSignedEvidenceOnAuthenticatedLinks() {
+        Envelopes at0 = Envelopes.onAuthenticatedLinks(new Authenticator(KEYS.forNode(0), 0), CODEC);
+        Envelopes from1 = Envelopes.onAuthenticatedLinks(new Authenticator(KEYS.forNode(1), 1), CODEC);
+        assertThat(at0.tagged()).isFalse();
+        assertThat(envelopes(0).tagged()).isTrue();
+        Prepare prepare = new Prepare(0, 1, token(2, 1));
+        Message signed = evidence(1).seal(prepare);
+        assertThat(from1.outbound(0, signed)).as("no envelope on the wire").isSameAs(signed);
+        assertThat(from1.outbound(0, new Suspect(3))).isEqualTo(new Suspect(3));
+
+        assertThat(at0.inbound(1, signed).message()).isEqualTo(signed);
+        assertThat(at0.inbound(1, new Suspect(3)).message()).isEqualTo(new Suspect(3));
+        assertThat(at0.inbound(1, prepare).rejection()).isEqualTo(Envelopes.Rejection.UNSIGNED);
+        assertThat(at0.inbound(2, signed).rejection())
+                .as("1's signed Prepare on 2's link: forwarded evidence is no message of 2's")
+                .isEqualTo(Envelopes.Rejection.WRONG_ORIGIN);
+        Signed change = (Signed) evidence(1).seal(new ViewChange(1, 1, -1, ORIGIN, List.of()));
+        byte[] flipped = change.signature().clone();
+        flipped[0] ^= 1;
+        assertThat(at0.inbound(1, new Signed(1, change.frame(), flipped)).rejection())
+                .as("a ViewChange's signature is checked on the link")
+                .isEqualTo(Envelopes.Rejection.BAD_SIGNATURE);
+        assertThat(at0.inbound(1, envelopes(1).seal(new Suspect(3))).rejection())
+                .as("an envelope: its sender seals where this process does not")
+                .isEqualTo(Envelopes.Rejection.SEALED);
+        assertThat(at0.inbound(CLIENT_ID, new Suspect(3)).rejection())
+                .as("from a process without keys only client requests, as on tagged links")
+                .isEqualTo(Envelopes.Rejection.NOT_A_CLIENT_MESSAGE);
+
+        MacKeys macOnly = KEYS.forNode(0).withoutSigning();
+        assertThatThrownBy(() -> Envelopes.onAuthenticatedLinks(new Authenticator(macOnly, 0), CODEC))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("need signed evidence");
     }
 
     /**

@@ -13,6 +13,7 @@ import io.eve.transport.wire.FrameCodec;
 import io.eve.verify.auth.Authenticator;
 import io.eve.verify.auth.Envelopes;
 import io.eve.verify.auth.MacKeys;
+import io.eve.verify.auth.SigningKeys;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -46,13 +47,15 @@ import javax.net.ssl.TrustManagerFactory;
  * A Byzantine member of a bft cluster holding exactly what a real member holds: its own bundle folder (its TLS
  * key and certificate, the CA's certificate, and its own authenticator and signing keys), nothing of the others
  * (docs/quorum.md, "Signed evidence"; issue 20). It runs the product's own transport ({@link NettyTransport} with
- * mutual TLS as its node) and seals with the product's {@link Envelopes} built from its own keys, so what it says
- * in its own name passes every check; what it claims others said, and the links it opens in their names, must
+ * mutual TLS as its node) and the product's {@link Envelopes} built from its own keys, as a node of a bft cluster over
+ * mutual TLS on TCP uses them (no tags on the links, decision 0048), so what it says in its own name passes every
+ * check; what it claims others said, and the links it opens in their names, must
  * not. It never takes part in agreement honestly: the three correct verifiers are the only quorum.
  *
  * <p>Attacks: view changes whose certificate is made of other verifiers' {@code Prepare}s for a token nobody
  * prepared (signed with its own key under their names, their genuine signatures spliced onto the forged frames,
- * or with its own MACs only); envelopes on its own link claiming another origin; and connections over TLS with
+ * or with its own MACs only); signed pieces and tagged envelopes on its own link claiming another origin; and
+ * connections over TLS with
  * its own certificate, or plain TCP, that claim another node's id or a client's.
  *
  * <p>Thread-safe: the transport's threads deliver what it hears, the test thread attacks.
@@ -66,6 +69,10 @@ final class ByzantineMember implements AutoCloseable {
     private final Path folder;
     private final FrameCodec codec;
     private final Envelopes envelopes;
+    /** Its own keys as a node on tagged links uses them: for envelopes, which these links do not carry. */
+    private final Envelopes tagged;
+
+    private final SigningKeys signing;
     private final NettyTransport transport;
     /** The latest genuine signed {@code Prepare} heard from each other verifier, for splicing signatures. */
     private final Map<Integer, Signed> heardPrepares = new ConcurrentHashMap<>();
@@ -73,12 +80,21 @@ final class ByzantineMember implements AutoCloseable {
     private final AtomicLong forgedChanges = new AtomicLong();
 
     private ByzantineMember(
-            int self, int[] verifiers, Path folder, FrameCodec codec, Envelopes envelopes, NettyTransport transport) {
+            int self,
+            int[] verifiers,
+            Path folder,
+            FrameCodec codec,
+            Envelopes envelopes,
+            Envelopes tagged,
+            SigningKeys signing,
+            NettyTransport transport) {
         this.self = self;
         this.verifiers = verifiers.clone();
         this.folder = folder;
         this.codec = codec;
         this.envelopes = envelopes;
+        this.tagged = tagged;
+        this.signing = signing;
         this.transport = transport;
     }
 
@@ -96,7 +112,8 @@ final class ByzantineMember implements AutoCloseable {
             int maxFrameBytes) {
         FrameCodec codec = new FrameCodec(maxFrameBytes);
         MacKeys keys = MacKeys.loadNode(folder.resolve("macs.properties"), ids, self);
-        Envelopes envelopes = new Envelopes(new Authenticator(keys, self), codec);
+        Envelopes envelopes = Envelopes.onAuthenticatedLinks(new Authenticator(keys, self), codec);
+        Envelopes tagged = new Envelopes(new Authenticator(keys, self), codec);
         NettyTransport transport = NettyTransport.builder()
                 .self(self)
                 .listen(listen)
@@ -104,16 +121,14 @@ final class ByzantineMember implements AutoCloseable {
                 .maxFrameBytes(maxFrameBytes)
                 .tls(TlsIdentity.loadNode(folder, self))
                 .build();
-        ByzantineMember member = new ByzantineMember(self, ids, folder, codec, envelopes, transport);
+        ByzantineMember member =
+                new ByzantineMember(self, ids, folder, codec, envelopes, tagged, keys.signing(), transport);
         transport.start(member::onMessage);
         return member;
     }
 
     private void onMessage(int from, Message message) {
-        if (!(message instanceof Authenticated envelope)) {
-            return;
-        }
-        Envelopes.Inbound inbound = envelopes.inbound(from, envelope);
+        Envelopes.Inbound inbound = envelopes.inbound(from, message);
         if (inbound.accepted()
                 && inbound.message() instanceof Signed piece
                 && codec.decode(piece.frame()) instanceof Prepare) {
@@ -161,8 +176,8 @@ final class ByzantineMember implements AutoCloseable {
             return new Signed(prepare.verifier(), frame, heard.signature()); // a genuine signature, another frame
         }
         if (variant == 2) {
-            Authenticated tagged = envelopes.seal(prepare); // its own MACs, under the victim's name
-            return new Authenticated(prepare.verifier(), tagged.frame(), tagged.tags());
+            Authenticated macs = tagged.seal(prepare); // its own MACs, under the victim's name
+            return new Authenticated(prepare.verifier(), macs.frame(), macs.tags());
         }
         return new Signed(prepare.verifier(), frame, own.signature()); // its own signature, the victim's name
     }
@@ -175,10 +190,18 @@ final class ByzantineMember implements AutoCloseable {
         transport.send(to, envelopes.outbound(to, form));
     }
 
-    /** Sends {@code message} to {@code to} on its own link in an envelope claiming {@code origin} (its own tags). */
-    void sendClaiming(int to, int origin, Message message) {
-        Authenticated own = envelopes.seal(message);
-        transport.send(to, new Authenticated(origin, own.frame(), own.tags()));
+    /**
+     * Sends {@code message} to {@code to} on its own link as {@code origin}'s: signed with its own key under
+     * {@code origin}'s name if {@code signed}, else in a tagged envelope claiming {@code origin} (its own tags).
+     */
+    void sendClaiming(int to, int origin, Message message, boolean signed) {
+        if (signed) {
+            byte[] frame = codec.encode(message);
+            transport.send(to, new Signed(origin, frame, signing.sign(self, frame)));
+        } else {
+            Authenticated own = tagged.seal(message);
+            transport.send(to, new Authenticated(origin, own.frame(), own.tags()));
+        }
     }
 
     /**

@@ -30,10 +30,11 @@ import org.junit.jupiter.api.Timeout;
  *
  * <ol>
  *   <li>Spoofed links: with its own certificate it opens a TLS connection to node 1 claiming node 0's id, and
- *       one claiming a client's id; over plain TCP it claims node 0; on its own link it sends envelopes claiming
- *       node 0 as origin, and in its own name a {@code VerifyResponse} for a token nobody computed. Each
- *       connection is refused and counted ({@code eve_transport_closed_total}, reasons {@code impostor} and
- *       {@code tls_failed}), each envelope dropped and counted ({@code eve_auth_rejected_total}), and node 1
+ *       one claiming a client's id; over plain TCP it claims node 0; on its own link it sends signed pieces and
+ *       tagged envelopes claiming node 0 as origin, and in its own name a {@code VerifyResponse} for a token
+ *       nobody computed. Each connection is refused and counted ({@code eve_transport_closed_total}, reasons
+ *       {@code impostor} and {@code tls_failed}), each claim dropped and counted ({@code eve_auth_rejected_total}:
+ *       a wrong origin, or an envelope where the links carry none, decision 0048), and node 1
  *       keeps committing, which needs node 0's votes: the real link from node 0 survived.
  *   <li>Forged evidence: node 0 is stopped (SIGSTOP), so the two correct verifiers left need a third view change
  *       to start a new view, and the Byzantine member sends them view changes whose certificates claim every
@@ -112,7 +113,7 @@ class ByzantineMemberIT {
         nemesis.log("byzantine node 3: " + ENVELOPES_CLAIMING_ANOTHER + " envelopes claiming node 0 on its own link,"
                 + " and a VerifyResponse for " + fake + " in its own name");
         for (int i = 0; i < ENVELOPES_CLAIMING_ANOTHER; i++) {
-            byzantine.sendClaiming(TARGET, STOPPED, new Message.VerifyResponse(view, fake, false));
+            byzantine.sendClaiming(TARGET, STOPPED, new Message.VerifyResponse(view, fake, false), i % 2 == 0);
         }
         for (int replica = 0; replica < 3; replica++) {
             byzantine.sendOwn(replica, new Message.VerifyResponse(view, fake, false));
