@@ -47,16 +47,15 @@ import javax.net.ssl.TrustManagerFactory;
  * A Byzantine member of a bft cluster holding exactly what a real member holds: its own bundle folder (its TLS
  * key and certificate, the CA's certificate, and its own authenticator and signing keys), nothing of the others
  * (docs/quorum.md, "Signed evidence"; issue 20). It runs the product's own transport ({@link NettyTransport} with
- * mutual TLS as its node) and the product's {@link Envelopes} built from its own keys, as a node of a bft cluster over
- * mutual TLS on TCP uses them (no tags on the links, decision 0048), so what it says in its own name passes every
- * check; what it claims others said, and the links it opens in their names, must
- * not. It never takes part in agreement honestly: the three correct verifiers are the only quorum.
+ * mutual TLS as its node) and the product's {@link Envelopes} built from its own keys as a bft node over mutual TLS
+ * on TCP builds them ({@code io.eve.server.Authenticators}: no tags on the links, decision 0048), so what it says in
+ * its own name passes every check; what it claims others said, and the links it opens in their names, must not. It
+ * never takes part in agreement honestly: the three correct verifiers are the only quorum.
  *
  * <p>Attacks: view changes whose certificate is made of other verifiers' {@code Prepare}s for a token nobody
  * prepared (signed with its own key under their names, their genuine signatures spliced onto the forged frames,
  * or with its own MACs only); signed pieces and tagged envelopes on its own link claiming another origin; and
- * connections over TLS with
- * its own certificate, or plain TCP, that claim another node's id or a client's.
+ * connections over TLS with its own certificate, or plain TCP, that claim another node's id or a client's.
  *
  * <p>Thread-safe: the transport's threads deliver what it hears, the test thread attacks.
  */
