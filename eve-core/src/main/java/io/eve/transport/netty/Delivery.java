@@ -61,7 +61,7 @@ final class Delivery extends SimpleChannelInboundHandler<Message> {
     @Override
     public void channelReadComplete(ChannelHandlerContext context) {
         // The replies the messages of this read released leave now, together (NettyTransport.flush).
-        transport.flush();
+        transport.flushReplies();
         context.fireChannelReadComplete();
     }
 

@@ -18,7 +18,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * sleeps), just as {@code writeAndFlush} from another thread would have been. A sender on the event loop
  * itself drains the outbox at once, with what other threads queued before it: deferring its frames to the
  * end of the pass would make them wait for whatever the sender does next on that thread (a primary executing
- * a batch inline after sending it to the backup), which costs latency at low load.
+ * a batch inline after sending it to the backup), which costs latency at low load. {@code NettyTransport}
+ * uses that only for its own frames (the hello, what waited for a dial); what a replica's event loop sends to
+ * other replicas it holds with {@link #addHeld} to the end of the loop's pass, and flushes before an inline
+ * execution (decision 0049).
  *
  * <p>Frames leave in the order they were added: one queue, one drain at a time, on one thread.
  *
@@ -77,6 +80,21 @@ final class Outbox implements Runnable {
     void addDeferred(byte[] frame) {
         frames.add(frame);
         schedule();
+    }
+
+    /**
+     * On this outbox's event loop: queues {@code frame} without draining or scheduling a drain, for a sender that
+     * has listed the outbox ({@link #listForEarlyDrain}) on a list it drains itself before its thread goes back
+     * to waiting for I/O (the frames a replica sends to other replicas during one pass of its event loop:
+     * decision 0049). A drain scheduled by another thread meanwhile takes the frame with the rest, in order.
+     */
+    void addHeld(byte[] frame) {
+        frames.add(frame);
+    }
+
+    /** The event loop that drains this outbox. */
+    EventLoop loop() {
+        return loop;
     }
 
     /**
