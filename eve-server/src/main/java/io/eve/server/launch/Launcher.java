@@ -30,6 +30,7 @@ import picocli.CommandLine.Parameters;
 public final class Launcher {
 
     public static void main(String[] args) {
+        ProcessDefaults.apply();
         System.exit(new CommandLine(new Launcher()).execute(args));
     }
 

@@ -1,6 +1,7 @@
 package io.eve.samples.cli;
 
 import io.eve.server.launch.Launcher;
+import io.eve.server.launch.ProcessDefaults;
 import io.eve.server.launch.RdmaCheckCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,6 +28,7 @@ public final class EveKv implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        ProcessDefaults.apply();
         System.exit(commandLine().execute(args));
     }
 

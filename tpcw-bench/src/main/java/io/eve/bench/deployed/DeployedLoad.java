@@ -6,6 +6,7 @@ import io.eve.bench.ratis.RatisProcesses;
 import io.eve.client.ClientConfig;
 import io.eve.client.EveClient;
 import io.eve.config.ClusterConfig;
+import io.eve.server.launch.ProcessDefaults;
 import io.eve.transport.netty.NettyTransport;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -138,6 +139,8 @@ public final class DeployedLoad implements Callable<Integer> {
 
     /** Runs the load generator; see the class comment. */
     public static void main(String[] args) {
+        // As in the replica processes, so that the load JVM's CPU per request is what a user's client pays.
+        ProcessDefaults.apply();
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.exit(new CommandLine(new DeployedLoad()).execute(args));
     }

@@ -5,6 +5,7 @@ import io.eve.Request;
 import io.eve.protocol.Message;
 import io.eve.samples.kv.KvRequest;
 import io.eve.samples.kv.WorkKind;
+import io.eve.server.launch.ProcessDefaults;
 import io.eve.transport.netty.NettyTransport;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -84,6 +85,8 @@ public final class UnreplicatedServer implements Callable<Integer>, AutoCloseabl
 
     /** Runs the server; see the class comment. */
     public static void main(String[] args) {
+        // The same Netty settings as the replicas it is the baseline of.
+        ProcessDefaults.apply();
         System.exit(new CommandLine(new UnreplicatedServer()).execute(args));
     }
 
