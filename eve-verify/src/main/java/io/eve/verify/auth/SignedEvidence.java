@@ -54,6 +54,7 @@ public final class SignedEvidence implements Evidence {
     private long badSignatures;
     private long signatures;
     private long verifications;
+    private long uncheckedCertificates;
 
     /**
      * The evidence of process {@code keys.holder()}.
@@ -183,6 +184,23 @@ public final class SignedEvidence implements Evidence {
         }
     }
 
+    @Override
+    public void certifiedUnchecked() {
+        synchronized (counting) {
+            uncheckedCertificates++;
+        }
+    }
+
+    /**
+     * Certificates this verifier made without verifying a signature, every verifier's matching {@code Prepare}
+     * being there (docs/quorum.md, "Signed evidence", rule 2).
+     */
+    public long uncheckedCertificates() {
+        synchronized (counting) {
+            return uncheckedCertificates;
+        }
+    }
+
     /** Pieces refused: a signature that did not verify, or a signed frame that is not the origin's evidence. */
     public long badSignatures() {
         synchronized (counting) {
@@ -206,8 +224,9 @@ public final class SignedEvidence implements Evidence {
 
     /**
      * Publishes the counts, tagged with {@code node}: {@code eve.quorum.refused} with reason {@code bad-signature}
-     * ({@link #badSignatures}), and {@code eve.quorum.signatures} with {@code op} = {@code made} ({@link
-     * #signatures}) and {@code verified} ({@link #verifications}).
+     * ({@link #badSignatures}), {@code eve.quorum.signatures} with {@code op} = {@code made} ({@link
+     * #signatures}) and {@code verified} ({@link #verifications}), and {@code eve.quorum.certificates.unchecked}
+     * ({@link #uncheckedCertificates}).
      */
     public void register(MeterRegistry registry, int node) {
         // One text for both: a Prometheus scrape shows one HELP line per name, whichever meter registered first.
@@ -227,6 +246,11 @@ public final class SignedEvidence implements Evidence {
                 .description(SIGNATURES)
                 .tag("node", id)
                 .tag("op", "verified")
+                .register(registry);
+        FunctionCounter.builder("eve.quorum.certificates.unchecked", this, SignedEvidence::uncheckedCertificates)
+                .description("certificates of Prepares made without verifying a signature: every verifier's matching"
+                        + " Prepare arrived, so at most r can be forged (decision 0047)")
+                .tag("node", id)
                 .register(registry);
     }
 

@@ -47,6 +47,13 @@ public interface Evidence {
     }
 
     /**
+     * Told by the verifier each time it makes a certificate without {@link #confirm}ing any piece, because
+     * {@code nV - u + r} matching {@code Prepare}s were there (only when {@link #checksSignatures}): for the
+     * evidence's counters.
+     */
+    default void certifiedUnchecked() {}
+
+    /**
      * Whether a certificate holding {@code piece} may go into this verifier's view changes: with signed evidence
      * only a signed piece, which checks out the same at every receiver (docs/quorum.md, "Signed evidence");
      * without, every piece.

@@ -681,6 +681,7 @@ public final class Verifier {
             }
             if (evidence.checksSignatures()) {
                 unchecked++;
+                evidence.certifiedUnchecked();
             }
             prepare(slot, message.token(), matching);
             return;

@@ -376,6 +376,14 @@ class SignedEvidenceTest {
         assertThat(sent).anyMatch(SignedEvidenceTest::isCommitVote);
         assertThat(at0.verifications()).isZero();
         assertThat(verifier.uncheckedCertificates()).isEqualTo(1);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        at0.register(registry, 0);
+        assertThat(registry.get("eve.quorum.certificates.unchecked")
+                        .tag("node", "0")
+                        .functionCounter()
+                        .count())
+                .as("published for operators")
+                .isEqualTo(1);
 
         verifier.onTick(10_000 * MS); // nothing commits: a view change reports the certificate
         List<ViewChange> changes = sent.stream()
@@ -453,6 +461,11 @@ class SignedEvidenceTest {
                         .tag("reason", "bad-signature")
                         .functionCounter()
                         .count())
+                .isZero();
+        assertThat(registry.get("eve.quorum.certificates.unchecked")
+                        .functionCounter()
+                        .count())
+                .as("both certificates were checked")
                 .isZero();
     }
 
