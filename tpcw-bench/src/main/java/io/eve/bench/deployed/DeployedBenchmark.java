@@ -233,8 +233,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
         List<DeployedPoint> measured = new ArrayList<>();
         for (int run = 1; run <= runs; run++) {
             for (String system : systems) {
-                for (String mode :
-                        system.startsWith("ratis-") || system.equals(UNREPLICATED) ? List.of(IN_MEMORY) : storage) {
+                for (String mode : isEveProfile(system) ? storage : List.of(IN_MEMORY)) {
                     DeployedPoint point = measure(run, system, mode.equals(DURABLE), warmup, duration);
                     measured.add(point);
                     out.println(row(point));
@@ -650,7 +649,7 @@ public final class DeployedBenchmark implements Callable<Integer> {
             boolean tls = false;
             for (int i = 1; i < parts.length; i++) {
                 String suffix = "/" + parts[i];
-                if (base.startsWith("ratis-") || base.equals(UNREPLICATED)) {
+                if (!isEveProfile(base)) {
                     throw new IllegalArgumentException(
                             "'" + name + "': " + suffix + " applies to Eve's systems only, not to " + base);
                 }
@@ -672,7 +671,15 @@ public final class DeployedBenchmark implements Callable<Integer> {
 
         /** Whether this is one of Eve's profiles, run from a shipped configuration. */
         boolean eve() {
-            return !base.startsWith("ratis-") && !base.equals(UNREPLICATED);
+            return isEveProfile(base);
         }
+    }
+
+    /**
+     * Whether {@code system} (a name as given to {@code --systems}, or a point's, suffixes included) is one of
+     * Eve's profiles rather than Ratis or the unreplicated baseline.
+     */
+    static boolean isEveProfile(String system) {
+        return !system.startsWith("ratis-") && !system.startsWith(UNREPLICATED);
     }
 }

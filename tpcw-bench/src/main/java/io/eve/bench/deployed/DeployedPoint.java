@@ -58,7 +58,7 @@ public record DeployedPoint(
 
     /** Whether the system is one of Eve's profiles (views and rollbacks were read). */
     public boolean eve() {
-        return !ratis() && !unreplicated();
+        return DeployedBenchmark.isEveProfile(system);
     }
 
     /** This point with {@code toRatis} and {@code toUnreplicated} as its ratios. */
