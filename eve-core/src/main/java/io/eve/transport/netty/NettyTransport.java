@@ -532,7 +532,8 @@ public final class NettyTransport implements Transport {
     /**
      * Drains at once what this thread holds back: the replies it queued on client outboxes (when it is their
      * event loop), then the frames it sent to other replicas during the current pass of its event loop
-     * (decision 0049). Called by the runtime before it executes a batch inline on this thread.
+     * (decision 0049). Called by the replica runtime before each task of its stage mailbox, which may run on
+     * this thread (an inline batch, a read, a checkpoint).
      */
     @Override
     public void flush() {
