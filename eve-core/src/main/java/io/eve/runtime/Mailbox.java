@@ -33,7 +33,6 @@ public final class Mailbox implements AutoCloseable {
     private final Executor home;
     private final int drainLimit;
     private final FailureHandler onFailure;
-    private final Runnable beforeEachTask;
     private final Queue<Runnable> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean draining = new AtomicBoolean();
     private volatile boolean closed;
@@ -44,23 +43,12 @@ public final class Mailbox implements AutoCloseable {
      * @param onFailure told about a task that threw
      */
     public Mailbox(Executor home, int drainLimit, FailureHandler onFailure) {
-        this(home, drainLimit, onFailure, () -> {});
-    }
-
-    /**
-     * A mailbox that runs {@code beforeEachTask} on the draining thread right before each task: for what that
-     * thread must do before it gives its time to this mailbox's work (a replica's event loop sends what it holds
-     * for other nodes before it executes a batch: decision 0049). It runs on whichever thread drains, the
-     * submitter's or {@code home}'s, and should cost nothing when there is nothing to do.
-     */
-    public Mailbox(Executor home, int drainLimit, FailureHandler onFailure, Runnable beforeEachTask) {
         if (drainLimit < 1) {
             throw new IllegalArgumentException("drainLimit must be at least 1, got " + drainLimit);
         }
         this.home = Objects.requireNonNull(home, "home");
         this.drainLimit = drainLimit;
         this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
-        this.beforeEachTask = Objects.requireNonNull(beforeEachTask, "beforeEachTask");
     }
 
     /** What happens to a task's exception. */
@@ -149,7 +137,6 @@ public final class Mailbox implements AutoCloseable {
                 continue;
             }
             ran++;
-            runGuarded(beforeEachTask);
             runGuarded(task);
         }
     }

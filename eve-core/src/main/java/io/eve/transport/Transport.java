@@ -15,17 +15,16 @@ public interface Transport extends AutoCloseable {
     void start(Receiver receiver);
 
     /**
-     * Sends asynchronously; a message to an unreachable node is dropped. A transport may hold a message briefly
-     * so that what the same thread sends to one node leaves together: replies to a client at the latest when
-     * the task that sent them ends, frames a replica's event loop sends to another replica when the loop's
-     * pass over its ready connections ends; {@link #flush()} sends them sooner.
+     * Sends asynchronously; a message to an unreachable node is dropped. A transport may hold a message to a
+     * client briefly so that the replies the same task sends leave together, at the latest when the task that
+     * sent it ends; {@link #flush()} sends them sooner.
      */
     void send(int to, Message message);
 
     /**
      * Sends at once whatever {@link #send} held back on the calling thread: for a caller that knows the
-     * messages of a burst are all sent (the replies of one commit, the batch to the backup) and is about to do
-     * something else first (execute the next batch). Order per pair of nodes is kept either way.
+     * messages of a burst are all sent (the replies of one commit) and is about to do something else first
+     * (execute the next batch). Order per pair of nodes is kept either way.
      */
     default void flush() {}
 

@@ -43,33 +43,6 @@ class MailboxTest {
     }
 
     @Test
-    void shouldRunTheHookBeforeEachTaskOnTheThreadThatDrains() throws InterruptedException {
-        List<String> events = new CopyOnWriteArrayList<>();
-        Mailbox mailbox = new Mailbox(
-                home,
-                16,
-                failures::add,
-                () -> events.add("hook on " + Thread.currentThread().getName()));
-        String caller = Thread.currentThread().getName();
-        CountDownLatch posted = new CountDownLatch(1);
-
-        mailbox.run(() -> {
-            events.add("first");
-            // Queued while the caller drains: the caller runs it too, after the hook.
-            mailbox.run(() -> events.add("second"));
-        });
-        mailbox.post(() -> {
-            events.add("third");
-            posted.countDown();
-        });
-
-        assertThat(posted.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(events)
-                .containsExactly("hook on " + caller, "first", "hook on " + caller, "second", "hook on home", "third");
-        assertThat(failures).isEmpty();
-    }
-
-    @Test
     void shouldNeverRunAPostedTaskOnTheCaller() throws InterruptedException {
         Mailbox mailbox = newMailbox(16);
         AtomicReference<Thread> ranOn = new AtomicReference<>();

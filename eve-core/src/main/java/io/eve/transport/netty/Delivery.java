@@ -60,9 +60,8 @@ final class Delivery extends SimpleChannelInboundHandler<Message> {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext context) {
-        // The replies the messages of this read released leave now, together (NettyTransport.flushReplies);
-        // frames to replicas wait for the end of the event loop's pass (decision 0049).
-        transport.flushReplies();
+        // The replies the messages of this read released leave now, together (NettyTransport.flush).
+        transport.flush();
         context.fireChannelReadComplete();
     }
 

@@ -29,7 +29,6 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
@@ -96,13 +95,6 @@ public final class NettyTransport implements Transport {
         @Override
         protected ArrayList<Outbox> initialValue() {
             return new ArrayList<>();
-        }
-    };
-    // Per event loop: the replica outboxes holding frames this thread sent during the current pass (flush()).
-    private final FastThreadLocal<HeldForPeers> heldForPeersHere = new FastThreadLocal<>() {
-        @Override
-        protected HeldForPeers initialValue() {
-            return new HeldForPeers();
         }
     };
 
@@ -360,17 +352,11 @@ public final class NettyTransport implements Transport {
             return;
         }
         // Replies held on this thread leave before what the task sends to a replica after them.
-        flushReplies();
+        flush();
         Link link = outbound.computeIfAbsent(to, Link::new);
         synchronized (link) {
             if (link.channel != null && link.channel.isActive()) {
-                byte[] frame = codec.encode(message);
-                if (link.outbox.loop().inEventLoop()) {
-                    // Leaves with the other frames this pass sends to that replica (decision 0049).
-                    heldForPeersHere.get().hold(link.outbox, frame);
-                } else {
-                    link.outbox.add(frame);
-                }
+                link.outbox.add(codec.encode(message));
                 return;
             }
             if (link.pending.size() >= PENDING_LIMIT) {
@@ -530,26 +516,12 @@ public final class NettyTransport implements Transport {
     }
 
     /**
-     * Drains at once what this thread holds back: the replies it queued on client outboxes (when it is their
-     * event loop), then the frames it sent to other replicas during the current pass of its event loop
-     * (decision 0049). Called by the replica runtime before each task of its stage mailbox, which may run on
-     * this thread (an inline batch, a read, a checkpoint).
+     * Drains the client outboxes this thread queued replies on (when it is their event loop) at once: called
+     * by the runtime when a burst of replies is complete, at the end of each read of a connection, and before
+     * a frame to a replica leaves, so that replies keep the order they were sent in.
      */
     @Override
     public void flush() {
-        flushReplies();
-        HeldForPeers held = heldForPeersHere.getIfExists();
-        if (held != null) {
-            held.drain();
-        }
-    }
-
-    /**
-     * Drains the client outboxes this thread queued replies on (when it is their event loop) at once: called at
-     * the end of each read of a connection and before a frame to a replica is sent, so that replies keep the
-     * order they were sent in (decision 0043). Frames to replicas stay held to the end of the pass.
-     */
-    void flushReplies() {
         ArrayList<Outbox> outboxes = deferredHere.getIfExists();
         if (outboxes == null || outboxes.isEmpty()) {
             return;
@@ -559,49 +531,6 @@ public final class NettyTransport implements Transport {
             outboxes.get(i).drainEarly();
         }
         outboxes.clear();
-    }
-
-    /**
-     * The replica outboxes in which one event loop holds the frames it sends during one pass over its ready
-     * connections (decision 0049): a frame queued here leaves, with every other frame of the pass to the same
-     * replica, in one flush when the pass ends (a task the loop runs right after its I/O) or sooner when the
-     * thread calls {@link #flush()}. Confined to its event loop.
-     */
-    private static final class HeldForPeers implements Runnable {
-        private final ArrayList<Outbox> outboxes = new ArrayList<>();
-        private boolean scheduled;
-
-        void hold(Outbox outbox, byte[] frame) {
-            outbox.addHeld(frame);
-            if (outbox.listForEarlyDrain()) {
-                outboxes.add(outbox);
-            }
-            if (!scheduled) {
-                scheduled = true;
-                try {
-                    outbox.loop().execute(this);
-                } catch (RejectedExecutionException e) {
-                    // The event loop is stopping and the connections with it: write what is held now, as
-                    // a send on a closing transport would have.
-                    scheduled = false;
-                    drain();
-                }
-            }
-        }
-
-        @Override
-        public void run() {
-            scheduled = false;
-            drain();
-        }
-
-        void drain() {
-            // By index: a drain may (through a handler) queue more.
-            for (int i = 0; i < outboxes.size(); i++) {
-                outboxes.get(i).drainEarly();
-            }
-            outboxes.clear();
-        }
     }
 
     void deliver(int from, Message message) {

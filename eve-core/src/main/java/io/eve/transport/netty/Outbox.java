@@ -18,10 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * sleeps), just as {@code writeAndFlush} from another thread would have been. A sender on the event loop
  * itself drains the outbox at once, with what other threads queued before it: deferring its frames to the
  * end of the pass would make them wait for whatever the sender does next on that thread (a primary executing
- * a batch inline after sending it to the backup), which costs latency at low load. {@code NettyTransport}
- * uses that only for its own frames (the hello, what waited for a dial or for a client to connect); what a
- * replica's event loop sends to other replicas it holds with {@link #addHeld} to the end of the loop's pass,
- * and flushes before stage work (an inline execution) runs on that thread (decision 0049).
+ * a batch inline after sending it to the backup), which costs latency at low load.
  *
  * <p>Frames leave in the order they were added: one queue, one drain at a time, on one thread.
  *
@@ -57,9 +54,8 @@ final class Outbox implements Runnable {
 
     /**
      * Queues {@code frame} (a whole frame of FrameCodec) behind everything added before it. On the event loop
-     * itself the outbox is drained at once (the transport's own frames: the hello, what waited for a dial or
-     * for a client to connect); what a replica's protocol sends on the event loop goes through {@link #addHeld}
-     * instead (decision 0049).
+     * itself the outbox is drained at once: the sender (a replica's protocol or inline execution) may go on
+     * working on this thread for a while, and a frame to another replica must not wait for that.
      */
     void add(byte[] frame) {
         frames.add(frame);
@@ -84,25 +80,9 @@ final class Outbox implements Runnable {
     }
 
     /**
-     * On this outbox's event loop: queues {@code frame} without draining or scheduling a drain, for a sender that
-     * has listed the outbox ({@link #listForEarlyDrain}) on a list it drains itself before its thread goes back
-     * to waiting for I/O (the frames a replica sends to other replicas during one pass of its event loop:
-     * decision 0049). A drain scheduled by another thread meanwhile takes the frame with the rest, in order.
-     */
-    void addHeld(byte[] frame) {
-        frames.add(frame);
-    }
-
-    /** The event loop that drains this outbox. */
-    EventLoop loop() {
-        return loop;
-    }
-
-    /**
      * Whether the caller, on this outbox's event loop, should put it on its list of outboxes to drain early
      * with {@link #drainEarly}: true once until that drain, false on any other thread (there the drain
-     * {@link #addDeferred} scheduled runs as soon as the event loop gets to it). For frames queued with
-     * {@link #addHeld}, the list is the only drain the sender arranges.
+     * {@link #addDeferred} scheduled runs as soon as the event loop gets to it).
      */
     boolean listForEarlyDrain() {
         if (listed || !loop.inEventLoop()) {
@@ -113,8 +93,8 @@ final class Outbox implements Runnable {
     }
 
     /**
-     * On the event loop: drains what {@link #addDeferred} or {@link #addHeld} queued, without waiting for a
-     * scheduled drain (which then finds nothing, or what was added since).
+     * On the event loop: drains what {@link #addDeferred} queued without waiting for its scheduled drain (which
+     * then finds nothing, or what was added since).
      */
     void drainEarly() {
         listed = false;

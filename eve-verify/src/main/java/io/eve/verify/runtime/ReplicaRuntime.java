@@ -161,9 +161,7 @@ public final class ReplicaRuntime implements Replica {
         this.protocolThread = Executors.newSingleThreadScheduledExecutor(Mailbox.daemonThreads("eve-protocol-" + self));
         this.stageThread = Executors.newSingleThreadExecutor(Mailbox.daemonThreads("eve-stage-" + self));
         this.protocol = new Mailbox(protocolThread, DRAIN_LIMIT, this::fail);
-        // Stage work may run on the delivering thread (a Netty event loop): what that thread holds for other
-        // nodes (replies, frames to replicas: decisions 0043 and 0049) leaves before each task, not after it.
-        this.stageBox = new Mailbox(stageThread, DRAIN_LIMIT, this::fail, () -> transport.flush());
+        this.stageBox = new Mailbox(stageThread, DRAIN_LIMIT, this::fail);
         this.inlineBatchLimit = builder.inlineBatchLimit;
         this.executorThreads = builder.executorThreads;
         if (factory.hostsExecution()) {
@@ -722,8 +720,8 @@ public final class ReplicaRuntime implements Replica {
                 }
             };
             if (inline) {
-                // Replies this task released (a commit before this batch) leave before it runs, not after: the
-                // stage mailbox flushes the transport before each task.
+                // Replies this task released (a commit before this batch) leave before it runs, not after.
+                transport.flush();
                 runOnStage(run);
             } else {
                 // The stage may be ending the batch before: it can plan this one, or start its free requests.
