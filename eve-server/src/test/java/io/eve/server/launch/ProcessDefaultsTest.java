@@ -7,6 +7,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ProcessDefaultsTest {
     private final Map<String, String> saved = new HashMap<>();
@@ -38,22 +40,16 @@ class ProcessDefaultsTest {
         assertThat(System.getProperty(ProcessDefaults.LEAK_LEVEL)).isNull();
     }
 
-    @Test
-    void shouldLeaveALevelTheOperatorChose() {
-        System.setProperty(ProcessDefaults.LEAK_LEVEL, "paranoid");
+    @ParameterizedTest
+    @CsvSource({"io.netty.leakDetection.level, paranoid", "io.netty.leakDetection.samplingInterval, 1"})
+    void shouldLeaveWhatTheOperatorChose(String key, String value) {
+        System.setProperty(key, value);
 
         ProcessDefaults.apply();
 
-        assertThat(System.getProperty(ProcessDefaults.LEAK_LEVEL)).isEqualTo("paranoid");
-        assertThat(System.getProperty(ProcessDefaults.LEAK_SAMPLING)).isNull();
-    }
-
-    @Test
-    void shouldLeaveAnIntervalTheOperatorChose() {
-        System.setProperty(ProcessDefaults.LEAK_SAMPLING, "1");
-
-        ProcessDefaults.apply();
-
-        assertThat(System.getProperty(ProcessDefaults.LEAK_SAMPLING)).isEqualTo("1");
+        assertThat(System.getProperty(key)).isEqualTo(value);
+        assertThat(System.getProperty(ProcessDefaults.LEAK_SAMPLING))
+                .as("no interval of ours beside the operator's choice")
+                .isEqualTo(key.equals(ProcessDefaults.LEAK_SAMPLING) ? value : null);
     }
 }
