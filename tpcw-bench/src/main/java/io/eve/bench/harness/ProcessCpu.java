@@ -1,11 +1,13 @@
 package io.eve.bench.harness;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.stream.Stream;
 
 /**
  * CPU time (user and system, all threads) of a process, read from {@code /proc/<pid>/stat} where there is
@@ -42,6 +44,53 @@ public final class ProcessCpu {
                 .map(Duration::toNanos)
                 .orElseThrow(() -> new IllegalStateException(
                         "the operating system does not report the CPU time of process " + process.pid()));
+    }
+
+    /**
+     * CPU time so far of the process's JIT compiler threads (HotSpot's {@code C1 CompilerThread<n>} and {@code
+     * C2 CompilerThread<n>}, summed over {@code /proc/<pid>/task/<tid>/stat}), in nanoseconds: what tells a
+     * measurement taken on compiled code from one taken while the JVM still compiles. -1 where there is no
+     * {@code /proc} or once the process has exited. A compiler thread that exits between two samples (HotSpot
+     * adds and removes them with the load) takes its time with it, so a difference can read low, never high.
+     */
+    public static long compilerNanos(ProcessHandle process) {
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        if (!Files.isDirectory(tasks)) {
+            return -1;
+        }
+        long total = 0;
+        try (Stream<Path> threads = Files.list(tasks)) {
+            for (Path thread : (Iterable<Path>) threads::iterator) {
+                String line;
+                try {
+                    line = Files.readString(thread.resolve("stat"), StandardCharsets.US_ASCII);
+                } catch (NoSuchFileException gone) {
+                    continue; // the thread ended after the listing
+                }
+                if (isCompilerThread(line)) {
+                    total += fromStat(line);
+                }
+            }
+        } catch (NoSuchFileException | UncheckedIOException gone) {
+            return process.isAlive() ? 0 : -1;
+        } catch (IOException e) {
+            throw new IllegalStateException("could not read " + tasks + ": " + e.getMessage(), e);
+        }
+        return total;
+    }
+
+    /**
+     * Whether a {@code /proc/<pid>/task/<tid>/stat} line is a JIT compiler thread's: its command (field 2, in
+     * parentheses, at most 15 characters) starts with {@code C1 CompilerThre} or {@code C2 CompilerThre}.
+     */
+    static boolean isCompilerThread(String line) {
+        int open = line.indexOf('(');
+        int close = line.lastIndexOf(')');
+        if (open < 0 || close < open) {
+            throw new IllegalArgumentException("not a /proc stat line (no command in parentheses): " + line);
+        }
+        String command = line.substring(open + 1, close);
+        return command.startsWith("C1 CompilerThre") || command.startsWith("C2 CompilerThre");
     }
 
     /**

@@ -35,6 +35,18 @@ final class CpuMeter {
     }
 
     /**
+     * Each process's JIT compiler threads' CPU time so far, in nanoseconds ({@link ProcessCpu#compilerNanos}; -1
+     * for a process whose threads the system does not show).
+     */
+    long[] compilerSample() {
+        long[] nanos = new long[processes.size()];
+        for (int i = 0; i < nanos.length; i++) {
+            nanos[i] = ProcessCpu.compilerNanos(processes.get(i));
+        }
+        return nanos;
+    }
+
+    /**
      * Adds to {@code totals} what each process spent since {@code mark} (a {@link #sample()}); returns the
      * new sample, the mark of what follows.
      */

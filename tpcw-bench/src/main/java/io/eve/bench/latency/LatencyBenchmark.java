@@ -41,8 +41,15 @@ import java.util.function.LongFunction;
  * sealing, tokens and thread hand-offs. Besides latency it reports each process's CPU time per round trip
  * for every kind ({@link CpuMeter}).
  *
+ * <p>Every kind is warmed up, in the same alternation as it is measured, until both {@code warm-up} of each
+ * kind ran and {@code warm-up-seconds} passed: HotSpot compiles the hot paths of five JVMs on two cores for
+ * tens of seconds, and a run measured before that measures the compiler (docs/benchmarks.md, "Low load,
+ * warm"). The CPU time of each process's JIT compiler threads during the measured rounds is printed, so a
+ * reader can see that it was small.
+ *
  * <p>Usage: {@code java -cp tpcw-bench/target/benchmarks.jar io.eve.bench.latency.LatencyBenchmark
- * [measured] [warm-up] [log-dir]}, defaults 20,000, 5,000 and {@code tpcw-bench/target/latency}.
+ * [measured] [warm-up] [log-dir] [warm-up-seconds]}, defaults 20,000, 5,000, {@code
+ * tpcw-bench/target/latency} and 60.
  */
 public final class LatencyBenchmark {
     private static final int PING_BODY_BYTES = 44;
@@ -67,15 +74,18 @@ public final class LatencyBenchmark {
 
     private final int measured;
     private final int warmUp;
+    private final Duration warmUpTime;
     private final PrintStream out;
 
-    LatencyBenchmark(int measured, int warmUp, PrintStream out) {
-        if (measured < ROUNDS || warmUp < 0) {
-            throw new IllegalArgumentException("measured must be at least " + ROUNDS + " and warm-up not negative, got "
-                    + measured + " and " + warmUp);
+    LatencyBenchmark(int measured, int warmUp, Duration warmUpTime, PrintStream out) {
+        if (measured < ROUNDS || warmUp < 0 || warmUpTime.isNegative()) {
+            throw new IllegalArgumentException("measured must be at least " + ROUNDS
+                    + " and the warm-up (requests and time) not negative, got " + measured + ", " + warmUp + " and "
+                    + warmUpTime);
         }
         this.measured = measured;
         this.warmUp = warmUp;
+        this.warmUpTime = warmUpTime;
         this.out = out;
     }
 
@@ -83,11 +93,21 @@ public final class LatencyBenchmark {
         int measured = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         int warmUp = args.length > 1 ? Integer.parseInt(args[1]) : 5_000;
         Path logDir = Path.of(args.length > 2 ? args[2] : "tpcw-bench/target/latency");
-        new LatencyBenchmark(measured, warmUp, System.out).run(logDir);
+        Duration warmUpTime = Duration.ofSeconds(args.length > 3 ? Long.parseLong(args[3]) : 60);
+        new LatencyBenchmark(measured, warmUp, warmUpTime, System.out).run(logDir);
     }
 
-    /** What one run measured: per kind (in {@link #KINDS}' order) the latencies and each process's CPU time. */
-    record Result(List<String> kinds, List<Percentiles> latency, List<long[]> cpuNanos, long readsAnswered) {}
+    /**
+     * What one run measured: per kind (in {@link #KINDS}' order) the latencies and each process's CPU time;
+     * each process's JIT compiler CPU time over the measured rounds (-1: not known); the read-only requests
+     * answered.
+     */
+    record Result(
+            List<String> kinds,
+            List<Percentiles> latency,
+            List<long[]> cpuNanos,
+            long[] compilerNanos,
+            long readsAnswered) {}
 
     /** Starts the processes (logs in {@code logDir}), measures, prints the tables, stops the processes. */
     Result run(Path logDir) throws Exception {
@@ -100,9 +120,9 @@ public final class LatencyBenchmark {
         // echo, relay, node 0, node 1, metrics of node 0 (node 1's is the next port, free as well)
         int[] ports = ChildJvms.freePortsWithSuccessor(5);
         out.printf(
-                "one request at a time over 127.0.0.1, %,d measured of each kind after %,d warm-up, in %d"
-                        + " interleaved rounds (logs in %s)%n",
-                measured, warmUp, ROUNDS, children.logDir());
+                "one request at a time over 127.0.0.1, %,d measured of each kind after a warm-up of at least %,d of"
+                        + " each and %d s, in %d interleaved rounds (logs in %s)%n",
+                measured, warmUp, warmUpTime.toSeconds(), ROUNDS, children.logDir());
         Process echo =
                 children.start("echo", CHILD_HEAP, EchoServer.class.getName(), List.of(Integer.toString(ports[0])));
         Process relay = children.start(
@@ -122,6 +142,7 @@ public final class LatencyBenchmark {
         // CPU time of each process while each kind ran
         long[][] cpuNanos = new long[KINDS.length][cpu.processes()];
         long[] readOnlyOutcomes = new long[2];
+        long[] compilerNanos = new long[cpu.processes()];
         double[] readExecution = new double[2];
         double[] updateExecution = new double[2];
         byte[] frame = LengthPrefixedFrames.newFrame(PING_BODY_BYTES);
@@ -134,14 +155,20 @@ public final class LatencyBenchmark {
             LongFunction<byte[]> reads = i -> KvRequest.encode(new KvRequest.Read(random.nextInt(OBJECTS)));
             LongFunction<byte[]> updates =
                     i -> KvRequest.encode(new KvRequest.SeededUpdate(random.nextInt(OBJECTS), random.nextLong()));
-            // Everything is compiled before anything is measured, so no kind pays for the JIT.
-            for (int i = 0; i < warmUp; i++) {
+            // Everything is compiled before anything is measured, so no kind pays for the JIT. A count alone is
+            // not enough: at one request in flight C2 was still 60 % of the primary's CPU after 5,000 of each.
+            long warmUpEnd = System.nanoTime() + warmUpTime.toNanos();
+            int warmed = 0;
+            for (int i = 0; i < warmUp || System.nanoTime() - warmUpEnd < 0; i++) {
                 pinger.ping(frame);
                 relayed.ping(frame);
                 check(client.call(reads.apply(i)));
                 check(client.call(updates.apply(i)));
                 check(readOnly(client, reads.apply(i)));
+                warmed++;
             }
+            out.printf("warmed up with %,d of each kind%n", warmed);
+            long[] compilerMark = cpu.compilerSample();
             // The machine's load drifts: measuring the kinds in alternating rounds exposes them to the same
             // conditions, so their ratio means something even on a shared machine.
             for (int round = 0; round < ROUNDS; round++) {
@@ -171,6 +198,10 @@ public final class LatencyBenchmark {
                 accumulate(readExecution, before, middle);
                 accumulate(updateExecution, middle, after);
             }
+            long[] compilerEnd = cpu.compilerSample();
+            for (int i = 0; i < compilerNanos.length; i++) {
+                compilerNanos[i] = compilerMark[i] < 0 || compilerEnd[i] < 0 ? -1 : compilerEnd[i] - compilerMark[i];
+            }
             readOnlyOutcomes[0] = client.readsAnswered();
             readOnlyOutcomes[1] = client.readsReissued();
         }
@@ -199,6 +230,11 @@ public final class LatencyBenchmark {
             }
             out.printf("%n");
         }
+        out.printf("%-46s", "JIT compile CPU in the measured rounds, ms");
+        for (long nanos : compilerNanos) {
+            out.printf(" %9s", nanos < 0 ? "n/a" : String.format("%.0f", nanos / 1e6));
+        }
+        out.printf("%n");
         out.printf(
                 "%nread-only: %,d answered by both replicas alike, %,d reissued as ordered requests%n",
                 readOnlyOutcomes[0], readOnlyOutcomes[1]);
@@ -210,6 +246,7 @@ public final class LatencyBenchmark {
                 List.of(KINDS),
                 Arrays.stream(latency).map(Percentiles::of).toList(),
                 List.of(cpuNanos),
+                compilerNanos,
                 readOnlyOutcomes[0]);
     }
 
