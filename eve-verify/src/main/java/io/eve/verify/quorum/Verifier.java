@@ -140,8 +140,6 @@ public final class Verifier {
      * evidence", rule 2).
      */
     private final DecayingMaximum preparesGap = new DecayingMaximum(PREPARES_GAP_HALF_LIFE_NANOS);
-    /** Certificates made without a signature check (every verifier's matching {@code Prepare} was there). */
-    private long unchecked;
 
     /**
      * A verifier that started with the cluster or, {@code recovering}, restarted with a join nonce of 0; for
@@ -341,14 +339,6 @@ public final class Verifier {
     /** Messages dropped as duplicate, malformed, misattributed or out of place. */
     public long ignored() {
         return ignored;
-    }
-
-    /**
-     * Certificates made without checking a signature: every verifier's matching {@code Prepare} was there, so
-     * at most {@code r} of them can be forged (docs/quorum.md, "Signed evidence", rule 2).
-     */
-    public long uncheckedCertificates() {
-        return unchecked;
     }
 
     /** Join queries not answered because they came from an earlier incarnation than one answered before. */
@@ -680,8 +670,7 @@ public final class Verifier {
                 preparesGap.sample(now - slot.quorumAt, now);
             }
             if (evidence.checksSignatures()) {
-                unchecked++;
-                evidence.certifiedUnchecked();
+                evidence.certifiedUnchecked(); // counted there: SignedEvidence.uncheckedCertificates()
             }
             prepare(slot, message.token(), matching);
             return;

@@ -375,7 +375,7 @@ class SignedEvidenceTest {
         verifier.onMessage(3, badlySigned((Signed) evidence(3).seal(new Prepare(0, 3, first))), MS);
         assertThat(sent).anyMatch(SignedEvidenceTest::isCommitVote);
         assertThat(at0.verifications()).isZero();
-        assertThat(verifier.uncheckedCertificates()).isEqualTo(1);
+        assertThat(at0.uncheckedCertificates()).isEqualTo(1);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         at0.register(registry, 0);
         assertThat(registry.get("eve.quorum.certificates.unchecked")
@@ -441,7 +441,7 @@ class SignedEvidenceTest {
                 .as("prepared at once: the last batch's Prepare of 3 never came")
                 .anyMatch(SignedEvidenceTest::isCommitVote);
         assertThat(at0.verifications()).isEqualTo(4);
-        assertThat(verifier.uncheckedCertificates()).isZero();
+        assertThat(at0.uncheckedCertificates()).isZero();
 
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         at0.register(registry, 0);
@@ -497,7 +497,7 @@ class SignedEvidenceTest {
             at += 4 * MS;
         }
         assertThat(at0.verifications()).as("no batch checked a signature").isZero();
-        assertThat(verifier.uncheckedCertificates()).isEqualTo(3);
+        assertThat(at0.uncheckedCertificates()).isEqualTo(3);
     }
 
     /** {@code genuine} with one bit of its signature flipped: only its origin can send it on its link. */

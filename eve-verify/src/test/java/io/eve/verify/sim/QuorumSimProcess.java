@@ -11,6 +11,7 @@ import io.eve.merkle.StateDelta;
 import io.eve.mixer.conflict.KeyConflictMixer;
 import io.eve.protocol.Message;
 import io.eve.verify.auth.Envelopes;
+import io.eve.verify.auth.SignedEvidence;
 import io.eve.verify.quorum.Evidence;
 import io.eve.verify.quorum.ExecutionActions;
 import io.eve.verify.quorum.ExecutionReplica;
@@ -66,6 +67,9 @@ final class QuorumSimProcess {
     private final QuorumSimulation sim;
     private final QuorumConfig config;
     private final Envelopes envelopes;
+    /** The evidence this life's verifier seals and opens with (what counts its unchecked certificates). */
+    private final Evidence verifierEvidence;
+
     private final Forgeries forgeries;
     private long rejected;
     private final Deque<Runnable> operations = new ArrayDeque<>();
@@ -238,11 +242,12 @@ final class QuorumSimProcess {
                 ledRequested = disk.ledView;
             }
         }
+        this.verifierEvidence = envelopes == null ? Evidence.PLAIN : envelopes.evidence();
         this.verifier = config.hostsVerifier()
                 ? new Verifier(
                         config,
                         this::send,
-                        envelopes == null ? Evidence.PLAIN : envelopes.evidence(),
+                        verifierEvidence,
                         restarted,
                         // Ordered as Incarnations orders them, and random below (so different per process).
                         ((long) incarnation << 32) | (seeds.getAsLong() >>> 32),
@@ -256,6 +261,14 @@ final class QuorumSimProcess {
 
     boolean correct() {
         return byzantine == Byzantine.NONE;
+    }
+
+    /**
+     * Certificates this life's verifier made without checking a signature, as its evidence counted them for
+     * {@code /metrics} (docs/quorum.md, "Signed evidence", rule 2); 0 without signed evidence.
+     */
+    long uncheckedCertificates() {
+        return verifierEvidence instanceof SignedEvidence signed ? signed.uncheckedCertificates() : 0;
     }
 
     void start() {

@@ -1175,7 +1175,7 @@ final class QuorumSimulation implements World {
         long unchecked = 0;
         for (QuorumSimProcess process : running) {
             if (process != null && process.correct() && process.verifier != null) {
-                unchecked += process.verifier.uncheckedCertificates();
+                unchecked += process.uncheckedCertificates();
             }
         }
         return unchecked;
