@@ -46,6 +46,9 @@ final class BackupRole implements Role {
 
     private record PeerJoining(long since, JoinRequest last) {}
 
+    /** Whether this role logged that it gives back an earlier life's grant (once: it repeats every heartbeat). */
+    private boolean gaveBackLogged;
+
     /** The latest view the fence reported when it refused this joiner a takeover: ask above it next time. */
     private long refusedBelow;
 
@@ -201,6 +204,17 @@ final class BackupRole implements Role {
     public void onHeartbeat(Heartbeat message) {
         if (message.view() == ctx.view && catchingUp.isEmpty()) {
             onCommit(new Commit(ctx.view, message.stableSeq()));
+        }
+        if (isJoining()
+                && message.view() == ctx.view
+                && ctx.primaryOf(ctx.view) == ctx.self()
+                && message.stableSeq() >= ctx.committed) {
+            // Restarted as the primary of the peer's view by number, while the peer, in step, waits for that
+            // primary: if an earlier life of this node held the right to commit alone, the fence refuses the
+            // peer its takeover for good. The peer committed every batch this node did, so that right goes back
+            // (docs/primary-backup.md, "A holder that restarts").
+            giveBackEarlierGrant("its peer, in step in view " + ctx.view + ", committed up to batch "
+                    + message.stableSeq() + " and waits for it as primary");
         }
         if (message.view() > ctx.view) {
             String why =
@@ -436,6 +450,12 @@ final class BackupRole implements Role {
      * that is a backup resyncing, not a joiner, takes over on the first one.
      */
     private void onJoinWhileJoining(JoinRequest message) {
+        if (!holdsLongerHistory(message)) {
+            // The peer goes on from its history, which holds every batch this node committed; a right to commit
+            // alone that an earlier life of this node still holds at the fence would refuse it for good.
+            giveBackEarlierGrant("both replicas are joining, and its peer's history (committed up to batch "
+                    + message.stableSeq() + ") goes on");
+        }
         long since = peerJoining.map(PeerJoining::since).orElse(ctx.clock);
         peerJoining = Optional.of(new PeerJoining(since, message));
         if (ctx.clock - since < ctx.config.failureTimeoutNanos()
@@ -477,6 +497,21 @@ final class BackupRole implements Role {
             return ctx.committed > peerJoin.stableSeq();
         }
         return ctx.primaryOf(Math.max(ctx.view, peerJoin.view())) == ctx.self();
+    }
+
+    /** Gives back, through the fence, a right to commit alone that an earlier life of this node may hold. */
+    private void giveBackEarlierGrant(String why) {
+        if (!gaveBackLogged) {
+            gaveBackLogged = true;
+            LOG.warn(
+                    "{}: joining with batches up to {} committed; {}: giving back any right to commit alone an"
+                            + " earlier life of this node holds at the fence (what a life without a disk committed"
+                            + " alone is gone with it)",
+                    ctx.name,
+                    ctx.committed,
+                    why);
+        }
+        ctx.fence.giveBack(ctx.view, ctx.clock);
     }
 
     private void takeOver(long target, String why) {

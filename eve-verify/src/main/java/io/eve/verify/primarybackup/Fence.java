@@ -34,6 +34,15 @@ public interface Fence {
      */
     void releaseSolo(long view, long now);
 
+    /**
+     * This node restarted, joins, and holds no more than its in-step peer committed: any right to commit alone
+     * that the fence still holds for it from an earlier life (in {@code view}, or in whatever view the fence
+     * answers with) is given back, so that the peer, which holds every batch this node committed, may take
+     * over and serve it (docs/primary-backup.md, "A holder that restarts"). Idempotent; a fence that grants
+     * on timing alone holds nothing to give back.
+     */
+    void giveBack(long view, long now);
+
     /** The fence's state as the last refusal reported it. Only after {@link Solo#REFUSED}. */
     Message.FenceAnswer refusal();
 

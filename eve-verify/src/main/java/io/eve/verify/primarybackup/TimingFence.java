@@ -31,6 +31,11 @@ public final class TimingFence implements Fence {
     }
 
     @Override
+    public void giveBack(long view, long now) {
+        // Nothing outlives this object: a restarted replica's timing fence holds no grant of an earlier life.
+    }
+
+    @Override
     public Message.FenceAnswer refusal() {
         throw new IllegalStateException("the timing fence refuses nothing");
     }

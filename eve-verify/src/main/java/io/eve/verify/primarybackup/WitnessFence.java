@@ -26,6 +26,9 @@ public final class WitnessFence implements Fence {
     private FenceRequest pending;
     private long pendingSentAt;
     private boolean held;
+    /** The witness answered a give-back holding no grant for this node (until this node is granted one again). */
+    private boolean gaveBack;
+
     private long heldView;
     private boolean refused;
     private FenceAnswer refusal;
@@ -78,6 +81,14 @@ public final class WitnessFence implements Fence {
     }
 
     @Override
+    public void giveBack(long view, long now) {
+        if (held || gaveBack || (pending != null && (pending.solo() || pending.view() == view))) {
+            return; // a grant of this life, done already, or a request already on its way
+        }
+        ask(new FenceRequest(view, false, nextRequestId++), now);
+    }
+
+    @Override
     public FenceAnswer refusal() {
         if (refusal == null) {
             throw new IllegalStateException("node " + self + ": no refusal from the witness to report");
@@ -88,24 +99,32 @@ public final class WitnessFence implements Fence {
     @Override
     public void onMessage(Message message, long now) {
         if (message instanceof FenceAnswer answer) {
-            onAnswer(answer);
+            onAnswer(answer, now);
         } else if (message instanceof FenceProbe probe) {
             lastNonce = probe.nonce();
             report(lastView, now);
         }
     }
 
-    private void onAnswer(FenceAnswer answer) {
+    private void onAnswer(FenceAnswer answer, long now) {
         if (pending == null || answer.requestId() != pending.requestId()) {
             return; // an answer to a request this replica has since replaced, or a copy
         }
         FenceRequest request = pending;
         pending = null;
         if (!request.solo()) {
+            if (!held && answer.solo() && answer.holder() == self && answer.view() != request.view()) {
+                // The witness holds a grant for this node in a view it did not know of (an earlier life's):
+                // nothing commits alone here, so that one goes back too.
+                ask(new FenceRequest(answer.view(), false, nextRequestId++), now);
+            } else if (!held && !(answer.solo() && answer.holder() == self)) {
+                gaveBack = true; // the witness holds no grant for this node
+            }
             return;
         }
         if (answer.solo() && answer.view() == request.view() && answer.holder() == self) {
             held = true;
+            gaveBack = false;
             heldView = request.view();
         } else {
             refused = true;

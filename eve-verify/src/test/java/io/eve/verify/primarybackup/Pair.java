@@ -82,6 +82,10 @@ final class Pair {
                 .orElseThrow(() -> new AssertionError("no request to the witness: " + actions.log));
     }
 
+    void fromWitness(Message message, long atMillis) {
+        machine.onMessage(WITNESS, message, atMillis * MS, atMillis);
+    }
+
     /** The witness grants the last request (solo for its view, held by this node). */
     void witnessGrants(long atMillis) {
         Message.FenceRequest request = lastFenceRequest();

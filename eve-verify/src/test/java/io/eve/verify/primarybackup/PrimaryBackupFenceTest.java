@@ -150,4 +150,58 @@ class PrimaryBackupFenceTest {
         assertThat(pair.released()).isEqualTo(1);
         assertThat(pair.actions.released.get(0).payload()).containsExactly(1);
     }
+
+    /**
+     * docs/primary-backup.md, "A holder that restarts": node 0 held SOLO in view 0 and restarted without its
+     * state; its peer, in step in view 0, is refused every takeover while the witness keeps that grant. The
+     * joiner gives it back once the peer's heartbeat shows the peer committed at least what the joiner did.
+     */
+    @Test
+    void shouldGiveBackAnEarlierLifesGrantWhenTheInStepPeerWaitsForItAsPrimary() {
+        Pair pair = Pair.restarted(FIRST, true, 0);
+        pair.fromPeer(new Message.Heartbeat(0, 325), 1);
+        assertThat(pair.lastFenceRequest()).satisfies(r -> {
+            assertThat(r.solo()).isFalse();
+            assertThat(r.view()).isZero();
+        });
+        // The witness holds it in view 2 (the earlier life took over there): that one goes back too.
+        Message.FenceRequest first = pair.lastFenceRequest();
+        pair.fromWitness(new Message.FenceAnswer(first.requestId(), 2, true, FIRST), 2);
+        assertThat(pair.lastFenceRequest()).satisfies(r -> {
+            assertThat(r.solo()).isFalse();
+            assertThat(r.view()).isEqualTo(2);
+        });
+        assertThat(pair.machine.joining())
+                .as("still waits for the peer's state")
+                .isTrue();
+    }
+
+    @Test
+    void shouldKeepAnEarlierLifesGrantWhileItsOwnHistoryIsLongerThanThePeers() {
+        Pair fromDisk = Pair.restarted(FIRST, true, 330);
+        fromDisk.fromPeer(new Message.Heartbeat(0, 325), 1);
+        assertThat(fromDisk.actions.sent(Message.FenceRequest.class))
+                .as("batches 326 to 330 may have been committed alone: the peer lacks them")
+                .isEmpty();
+
+        Pair notItsPrimary = Pair.restarted(SECOND, true, 0);
+        notItsPrimary.fromPeer(new Message.Heartbeat(0, 325), 1);
+        assertThat(notItsPrimary.actions.sent(Message.FenceRequest.class))
+                .as("the peer is the primary of view 0: no grant of this node's stands in its way")
+                .isEmpty();
+    }
+
+    /** Both joining (late-start 345): the peer's longer history goes on, so this node's old grant goes back. */
+    @Test
+    void shouldGiveBackAnEarlierLifesGrantWhenBothJoinAndThePeersHistoryIsLonger() {
+        Pair pair = Pair.restarted(SECOND, true, 0);
+        pair.fromPeer(new Message.JoinRequest(1, 238), 1);
+        assertThat(pair.lastFenceRequest()).satisfies(r -> assertThat(r.solo()).isFalse());
+
+        Pair longer = Pair.restarted(SECOND, true, 300);
+        longer.fromPeer(new Message.JoinRequest(1, 238), 1);
+        assertThat(longer.actions.sent(Message.FenceRequest.class))
+                .as("this node's history goes on: it keeps what it holds")
+                .noneMatch(r -> !r.solo());
+    }
 }

@@ -46,4 +46,40 @@ class WitnessFenceTest {
         fence.onMessage(new Message.FenceProbe(42), 1);
         assertThat(sent).last().isEqualTo(new Message.FenceReport(3, false, 42));
     }
+
+    @Test
+    void shouldGiveBackAGrantOfAnEarlierLifeInTheViewTheWitnessAnswersWith() {
+        fence.giveBack(0, 0);
+        assertThat(sent).containsExactly(new FenceRequest(0, false, 100));
+        fence.giveBack(0, 1);
+        assertThat(sent).as("one request on its way at a time").hasSize(1);
+        // The witness holds SOLO for this node in view 2 (an earlier life took over there): that one goes back.
+        fence.onMessage(new FenceAnswer(100, 2, true, 0), 2);
+        assertThat(sent).last().isEqualTo(new FenceRequest(2, false, 101));
+        fence.onMessage(new FenceAnswer(101, 2, false, 0), 3);
+        fence.giveBack(2, 4);
+        assertThat(sent).as("the witness holds nothing for this node any more").hasSize(2);
+        assertThat(fence.holdsSolo(2)).isFalse();
+    }
+
+    @Test
+    void shouldNotGiveBackAGrantOfThisLifeNorAskAgainOnceTheWitnessHoldsNone() {
+        fence.trySolo(4, 0);
+        fence.onMessage(new FenceAnswer(100, 4, true, 0), 1);
+        fence.giveBack(4, 2);
+        assertThat(fence.holdsSolo(4))
+                .as("this life's own grant is given back by releaseSolo only")
+                .isTrue();
+        assertThat(sent).containsExactly(new FenceRequest(4, true, 100));
+
+        WitnessFence fresh = new WitnessFence(1, 2, 10, 500, (to, m) -> sent.add(m));
+        sent.clear();
+        fresh.giveBack(3, 0);
+        fresh.onMessage(new FenceAnswer(500, 3, true, 0), 1);
+        assertThat(sent)
+                .as("the peer holds it: nothing of this node's to give back")
+                .hasSize(1);
+        fresh.giveBack(3, 2);
+        assertThat(sent).hasSize(1);
+    }
 }

@@ -189,6 +189,27 @@ class PrimaryBackupSimulationTest {
     }
 
     /**
+     * Found by a sweep of 1,000 seeds (docs/simulation.md, "A holder that restarts", 2026-11-29), a liveness
+     * bug: the primary asked the witness for SOLO while its link was slow, crashed, and the grant was made after
+     * the crash. Restarted without its state, it waited for its peer's transfer while the witness refused the
+     * peer every takeover for good. The joiner now gives the grant back.
+     */
+    @Test
+    void shouldServeAgainWhenTheHolderOfASoloGrantRestartsWithoutItsState() {
+        SimulationRunner.runSeed("long-faults", 255, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
+     * The same, with both replicas joining (late-start 345): the holder of view 1's SOLO grant crashed and
+     * restarted empty while its peer, refused, was rejoining as its backup; the peer's longer history wins the
+     * restart rule, and the fence let it take over only once the holder gave its grant back.
+     */
+    @Test
+    void shouldServeAgainWhenBothJoinAndTheShorterHistoryHoldsTheSoloGrant() {
+        SimulationRunner.runSeed("late-start", 345, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
      * Found by the simulator (docs/simulation.md, findings 5), a safety bug: batch 44 still differs after
      * sequential re-execution and the Rollback that tells the backup to await the primary's state is lost.
      * The backup ignores the transfer that follows, and the primary's next heartbeat, read as a Commit,
