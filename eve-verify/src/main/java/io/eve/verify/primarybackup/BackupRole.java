@@ -15,6 +15,7 @@ import io.eve.protocol.Message.StateTransfer;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,9 @@ final class BackupRole implements Role {
     private Optional<PeerJoining> peerJoining = Optional.empty();
 
     private record PeerJoining(long since, JoinRequest last) {}
+
+    /** While joining: the peer's last heartbeat, in step in a view this node is the primary of by number. */
+    private Optional<Heartbeat> peerInStep = Optional.empty();
 
     /** Whether this role logged that it gives back an earlier life's grant (once: it repeats every heartbeat). */
     private boolean gaveBackLogged;
@@ -205,21 +209,39 @@ final class BackupRole implements Role {
         if (message.view() == ctx.view && catchingUp.isEmpty()) {
             onCommit(new Commit(ctx.view, message.stableSeq()));
         }
-        if (isJoining()
-                && message.view() == ctx.view
-                && ctx.primaryOf(ctx.view) == ctx.self()
-                && message.stableSeq() >= ctx.committed) {
+        if (isJoining() && message.view() == ctx.view && ctx.primaryOf(ctx.view) == ctx.self()) {
+            peerInStep = Optional.of(message);
             // Restarted as the primary of the peer's view by number, while the peer, in step, waits for that
             // primary: if an earlier life of this node held the right to commit alone, the fence refuses the
-            // peer its takeover for good. The peer committed every batch this node did, so that right goes back
-            // (docs/primary-backup.md, "A holder that restarts").
-            giveBackEarlierGrant("its peer, in step in view " + ctx.view + ", committed up to batch "
-                    + message.stableSeq() + " and waits for it as primary");
+            // peer its takeover for good (docs/primary-backup.md, "A holder that restarts").
+            if (message.stableSeq() >= ctx.committed) {
+                // The peer committed every batch this node did, so that right goes back.
+                giveBackEarlierGrant("its peer, in step in view " + ctx.view + ", committed up to batch "
+                        + message.stableSeq() + " and waits for it as primary");
+            } else if (ctx.fence.arbitrated()
+                    && ctx.recoveredEveryAcknowledged
+                    && !catchingUp.get().isInstalling()) {
+                // The peer lacks batches this node committed (alone, perhaps): this node goes on from its own
+                // history, as the longer one does when both join. Only where the witness arbitrates (the peer
+                // asks for the same right, and a timing fence would grant both) and where that history holds
+                // every batch this node acknowledged (sync=batch; else the peer may hold some the disk lost).
+                long peerSeq = message.stableSeq();
+                takeOverWithLongerHistory(
+                        message.view(),
+                        target -> "restarted with batches up to " + ctx.committed + " committed while its peer,"
+                                + " in step in view " + ctx.view + ", committed only up to batch " + peerSeq
+                                + ": taking over in view " + target + " and sending it the state",
+                        "restarted with the longer history");
+            }
         }
         if (message.view() > ctx.view) {
             String why =
                     "the peer is in view " + message.view() + ", ahead of " + ctx.view + "; rejoining as its backup";
             LOG.info("{}: {}", ctx.name, why);
+            // A heartbeat carries no epoch: the later view's starts from 0 here, so that its transfer, of whatever
+            // epoch, is not taken for a stale one (a primary restarted from its disk leads from epoch 0 while this
+            // replica counted rollbacks of the view before).
+            ctx.adopt(message.view(), 0);
             ctx.enterView(message.view(), why);
             catchingUp.ifPresentOrElse(CatchingUp::markJoining, () -> catchingUp = Optional.of(CatchingUp.joining()));
             ctx.send(new JoinRequest(ctx.view, ctx.committed));
@@ -261,6 +283,8 @@ final class BackupRole implements Role {
             if (ctx.role() instanceof PrimaryRole primary) {
                 primary.onJoinRequest(last);
             }
+        } else if (isJoining() && peerInStep.isPresent()) {
+            onHeartbeat(peerInStep.get()); // asks again, or takes over with the grant that just came
         }
     }
 
@@ -463,12 +487,24 @@ final class BackupRole implements Role {
                 || catchingUp.get().isInstalling()) {
             return;
         }
-        long target = ctx.nextOwnView(Math.max(Math.max(ctx.view, message.view()), refusedBelow));
+        takeOverWithLongerHistory(
+                message.view(),
+                target -> "both replicas are joining; this one committed up to batch " + ctx.committed
+                        + ", its peer up to " + message.stableSeq() + ": taking over in view " + target
+                        + " and sending it the state",
+                "both replicas are joining");
+    }
+
+    /**
+     * This joiner's committed history is the longer one (docs/primary-backup.md, "Whole-cluster restart" and "A
+     * holder that restarts"): it asks the fence for a view above both and above any the fence refused it, and
+     * once granted takes over and serves the peer a transfer like any joiner.
+     */
+    private void takeOverWithLongerHistory(long peerView, LongFunction<String> whyInView, String situation) {
+        long target = ctx.nextOwnView(Math.max(Math.max(ctx.view, peerView), refusedBelow));
         Fence.Solo solo = ctx.fence.trySolo(target, ctx.clock);
         if (solo == Fence.Solo.HELD) {
-            String why = "both replicas are joining; this one committed up to batch " + ctx.committed
-                    + ", its peer up to " + message.stableSeq() + ": taking over in view " + target
-                    + " and sending it the state";
+            String why = whyInView.apply(target);
             LOG.warn("{}: {}", ctx.name, why);
             // Nothing executed past the committed batch stands: the peer never verified it.
             ctx.actions.rollbackTo(ctx.committed);
@@ -480,11 +516,7 @@ final class BackupRole implements Role {
             // A restarted replica starts in view 0, below what the witness granted before the restart.
             Message.FenceAnswer refusal = ctx.fence.refusal();
             refusedBelow = Math.max(refusedBelow, refusal.view());
-            LOG.warn(
-                    "{}: both replicas are joining, and the fence refused this one view {} ({})",
-                    ctx.name,
-                    target,
-                    refusal);
+            LOG.warn("{}: {}, and the fence refused this one view {} ({})", ctx.name, situation, target, refusal);
         }
     }
 

@@ -38,10 +38,17 @@ public interface Fence {
      * This node restarted, joins, and holds no more than its in-step peer committed: any right to commit alone
      * that the fence still holds for it from an earlier life (in {@code view}, or in whatever view the fence
      * answers with) is given back, so that the peer, which holds every batch this node committed, may take
-     * over and serve it (docs/primary-backup.md, "A holder that restarts"). Idempotent; a fence that grants
-     * on timing alone holds nothing to give back.
+     * over and serve it (docs/primary-backup.md, "A holder that restarts"). So does a grant this joiner was
+     * given and never used (asked while the peer had committed less). Idempotent; a fence that grants on timing
+     * alone holds nothing to give back.
      */
     void giveBack(long view, long now);
+
+    /**
+     * Whether an outside party grants the right to commit alone, so that of two replicas asking at once at most
+     * one holds it (the witness); false for a fence that grants on timing alone.
+     */
+    boolean arbitrated();
 
     /** The fence's state as the last refusal reported it. Only after {@link Solo#REFUSED}. */
     Message.FenceAnswer refusal();

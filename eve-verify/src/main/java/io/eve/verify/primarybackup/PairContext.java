@@ -20,6 +20,11 @@ final class PairContext {
     long view;
     long epoch;
     long committed;
+    /**
+     * Whether the batches this node recovered from its disk include every batch it acknowledged ({@code
+     * storage.sync=batch}): only then may a joiner go on from its own history against an in-step peer.
+     */
+    boolean recoveredEveryAcknowledged;
     /** The time and wall clock of the last input. */
     long clock;
 

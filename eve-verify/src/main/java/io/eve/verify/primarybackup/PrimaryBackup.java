@@ -106,6 +106,17 @@ public final class PrimaryBackup {
         }
     }
 
+    /**
+     * Before the first input: the batches this replica recovered from its disk include every batch it
+     * acknowledged ({@code storage.sync=batch}: a reply leaves only once its batch is forced). A joiner that
+     * held the witness's solo grant may then go on from its own history when its in-step peer committed less
+     * (docs/primary-backup.md, "A holder that restarts"); with a disk forced on an interval it may not, since
+     * the peer may have executed acknowledged batches the disk lost.
+     */
+    public void recoveredEveryAcknowledgedBatch() {
+        ctx.recoveredEveryAcknowledged = true;
+    }
+
     /** Whether this replica restarted (or learned of a later view) and has not caught up yet. */
     public boolean joining() {
         return ctx.role() instanceof BackupRole backup && backup.isJoining();

@@ -23,6 +23,9 @@ public final class PrimaryBackupRoles implements HostedRoles {
         this.host = host;
         this.machine =
                 new PrimaryBackup(config, new Bindings(), joining, host.recoveredSeq(), host.recoveredView(), seeds);
+        if (host.recoveredEveryAcknowledgedBatch()) {
+            machine.recoveredEveryAcknowledgedBatch();
+        }
         if (overlap) {
             host.overlapBatches(seq -> machine.onStageDraining(seq, host.wallMillis()));
         }

@@ -212,6 +212,9 @@ final class PrimaryRole implements Role {
             String why =
                     "the peer is in view " + message.view() + ", ahead of " + ctx.view + "; rejoining as its backup";
             LOG.info("{}: {}", ctx.name, why);
+            // A heartbeat carries no epoch: the later view's starts from 0 here (as in BackupRole.onHeartbeat), so
+            // that its transfer is not taken for a stale one when this replica's epoch counted rollbacks of its own.
+            ctx.adopt(message.view(), 0);
             ctx.enterView(message.view(), why);
             ctx.become(BackupRole.joining(ctx));
             ctx.send(new JoinRequest(ctx.view, ctx.committed));

@@ -31,6 +31,11 @@ public final class TimingFence implements Fence {
     }
 
     @Override
+    public boolean arbitrated() {
+        return false;
+    }
+
+    @Override
     public void giveBack(long view, long now) {
         // Nothing outlives this object: a restarted replica's timing fence holds no grant of an earlier life.
     }

@@ -81,9 +81,21 @@ public final class WitnessFence implements Fence {
     }
 
     @Override
+    public boolean arbitrated() {
+        return true;
+    }
+
+    @Override
     public void giveBack(long view, long now) {
-        if (held || gaveBack || (pending != null && (pending.solo() || pending.view() == view))) {
-            return; // a grant of this life, done already, or a request already on its way
+        if (held) {
+            // A joiner's grant of this life is one it never used (it takes over the moment it is granted):
+            // asked while its peer had committed less, answered after the peer caught up. It goes back too.
+            held = false;
+            ask(new FenceRequest(heldView, false, nextRequestId++), now);
+            return;
+        }
+        if (gaveBack || pending != null) {
+            return; // done already, or a request on its way (the answer may ask again)
         }
         ask(new FenceRequest(view, false, nextRequestId++), now);
     }

@@ -71,6 +71,15 @@ public interface ReplicaHost {
     }
 
     /**
+     * Whether {@link #recoveredSeq()} covers every batch this node acknowledged before it stopped: true with
+     * {@code storage.sync=batch} (a reply leaves only once its batch is forced), false without storage or with
+     * a sync on an interval.
+     */
+    default boolean recoveredEveryAcknowledgedBatch() {
+        return false;
+    }
+
+    /**
      * The token of {@link #recoveredSeq()} as the stage holds it after recovery, or null when nothing was
      * recovered: roles that check agreement on tokens (the quorum execution replica) resume from it.
      */

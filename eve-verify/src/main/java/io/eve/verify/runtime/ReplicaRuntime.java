@@ -829,6 +829,11 @@ public final class ReplicaRuntime implements Replica {
         }
 
         @Override
+        public boolean recoveredEveryAcknowledgedBatch() {
+            return storage != null && storage.holdsReplies();
+        }
+
+        @Override
         public List<Executed> recoveredExecuted() {
             return List.copyOf(recoveredExecuted);
         }

@@ -189,4 +189,20 @@ class BackupRoleTest {
                 .isEmpty();
         assertThat(first.actions.executed).isEmpty();
     }
+
+    /**
+     * The simulator's holder-crash seed 96: a heartbeat of a later view carries no epoch, and the primary that
+     * sends it (restarted from its disk) leads from epoch 0, while this backup counted two rollbacks in view 0.
+     * The later view starts from epoch 0 here, so its transfer is installed, not dropped as stale.
+     */
+    @Test
+    void shouldInstallTheTransferOfALaterViewItEnteredFromAHeartbeat() {
+        Pair pair = backup();
+        pair.fromPeer(new Message.Rollback(0, 2, 0, false), 1);
+        pair.fromPeer(new Message.Heartbeat(2, 5), 2);
+        assertThat(pair.machine.view()).isEqualTo(2);
+        assertThat(pair.machine.joining()).isTrue();
+        pair.fromPeer(Pair.transfer(2, 0, 0, 5), 3);
+        assertThat(pair.actions.log).contains("apply 5");
+    }
 }

@@ -31,6 +31,10 @@ final class Pair {
     private final AtomicLong seeds = new AtomicLong();
 
     private Pair(int self, boolean witness, boolean joining, long recoveredSeq) {
+        this(self, witness, joining, recoveredSeq, recoveredSeq > 0);
+    }
+
+    private Pair(int self, boolean witness, boolean joining, long recoveredSeq, boolean everyAcknowledged) {
         this.self = self;
         this.peer = self == FIRST ? SECOND : FIRST;
         PrimaryBackupConfig config = PrimaryBackupConfig.of(FIRST, SECOND, self)
@@ -40,6 +44,9 @@ final class Pair {
             config = config.withWitness(WITNESS);
         }
         machine = new PrimaryBackup(config, actions, joining, recoveredSeq, seeds::incrementAndGet);
+        if (everyAcknowledged) {
+            machine.recoveredEveryAcknowledgedBatch();
+        }
         machine.start(0);
     }
 
@@ -53,9 +60,14 @@ final class Pair {
         return new Pair(self, true, false, 0);
     }
 
-    /** Node {@code self} restarted from its disk, committed up to {@code recoveredSeq}. */
+    /** Node {@code self} restarted from its disk ({@code storage.sync=batch}), committed up to {@code recoveredSeq}. */
     static Pair restarted(int self, boolean witness, long recoveredSeq) {
         return new Pair(self, witness, true, recoveredSeq);
+    }
+
+    /** Node {@code self} restarted from a disk forced on an interval, which holds its batches up to {@code seq}. */
+    static Pair restartedFromAnIntervalSync(int self, boolean witness, long seq) {
+        return new Pair(self, witness, true, seq, false);
     }
 
     void fromPeer(Message message, long atMillis) {

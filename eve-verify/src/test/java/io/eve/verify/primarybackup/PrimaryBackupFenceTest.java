@@ -176,19 +176,54 @@ class PrimaryBackupFenceTest {
                 .isTrue();
     }
 
+    /**
+     * Restarted from its disk with batches its in-step peer never committed (alone, perhaps): the joiner keeps
+     * any grant and goes on from its own history, taking over with the witness's grant for a later view of its
+     * own, as the longer history does when both join.
+     */
     @Test
-    void shouldKeepAnEarlierLifesGrantWhileItsOwnHistoryIsLongerThanThePeers() {
+    void shouldTakeOverWithTheWitnessWhenItsOwnHistoryIsLongerThanTheInStepPeers() {
         Pair fromDisk = Pair.restarted(FIRST, true, 330);
         fromDisk.fromPeer(new Message.Heartbeat(0, 325), 1);
         assertThat(fromDisk.actions.sent(Message.FenceRequest.class))
                 .as("batches 326 to 330 may have been committed alone: the peer lacks them")
-                .isEmpty();
+                .noneMatch(r -> !r.solo());
+        assertThat(fromDisk.lastFenceRequest()).satisfies(r -> {
+            assertThat(r.solo()).isTrue();
+            assertThat(r.view()).isEqualTo(2);
+        });
+        fromDisk.witnessGrants(2);
+        assertThat(fromDisk.machine.joining()).isFalse();
+        assertThat(fromDisk.machine.view()).isEqualTo(2);
+        assertThat(fromDisk.machine.soloHeld()).isTrue();
 
         Pair notItsPrimary = Pair.restarted(SECOND, true, 0);
         notItsPrimary.fromPeer(new Message.Heartbeat(0, 325), 1);
         assertThat(notItsPrimary.actions.sent(Message.FenceRequest.class))
                 .as("the peer is the primary of view 0: no grant of this node's stands in its way")
                 .isEmpty();
+    }
+
+    /**
+     * With a disk forced on an interval the joiner may have lost batches it acknowledged that its peer executed
+     * (and will commit when it takes over): it does not go on from its own history.
+     */
+    @Test
+    void shouldNotTakeOverFromADiskForcedOnAnInterval() {
+        Pair fromInterval = Pair.restartedFromAnIntervalSync(FIRST, true, 98);
+        fromInterval.fromPeer(new Message.Heartbeat(0, 96), 1);
+        assertThat(fromInterval.actions.sent(Message.FenceRequest.class)).isEmpty();
+        assertThat(fromInterval.machine.joining()).isTrue();
+    }
+
+    @Test
+    void shouldNotTakeOverOnAHeartbeatWithoutAWitness() {
+        Pair fromDisk = Pair.restarted(FIRST, false, 330);
+        fromDisk.fromPeer(new Message.Heartbeat(0, 325), 1);
+        assertThat(fromDisk.machine.joining())
+                .as("the in-step peer asks the timing fence too, which would grant both")
+                .isTrue();
+        assertThat(fromDisk.machine.view()).isZero();
     }
 
     /** Both joining (late-start 345): the peer's longer history goes on, so this node's old grant goes back. */

@@ -137,6 +137,7 @@ record Faults(
             case "disk-loss": // pair restarts, and single crashes restarting from a damaged disk (Simulation)
                 return pairRestarts(true);
             case "long-faults":
+            case "holder-crash": // and the holder of the solo grant crashes, restarting from its disk (Simulation)
                 return longFaults(true);
             case "long-faults-no-witness":
                 return longFaults(false);
@@ -159,7 +160,7 @@ record Faults(
                 return jumpingClocks();
             default:
                 throw new IllegalArgumentException("unknown fault profile '" + name
-                        + "'; expected reliable, lossy, fast-restart, unordered, clock-jump, witness, long-faults,"
+                        + "'; expected reliable, lossy, fast-restart, unordered, clock-jump, witness, long-faults, holder-crash,"
                         + " long-faults-no-witness, late-start, late-start-no-witness, pair-restart,"
                         + " pair-restart-no-witness or disk-loss");
         }

@@ -102,6 +102,26 @@ class PrimaryBackupSimulationTest {
     }
 
     /**
+     * The primary crashes while it holds the witness's solo grant and restarts from its disk, its history longer
+     * than its peer's (docs/primary-backup.md, "A holder that restarts"): it takes over again and serves the
+     * peer; no acknowledged write is lost and the pair serves again.
+     */
+    @Test
+    void shouldServeAgainWhenTheHolderOfASoloGrantRestartsFromItsDisk() {
+        runSeeds("holder-crash", 1, 40);
+    }
+
+    /**
+     * Found by the first sweep of {@code holder-crash} (seed 96): the restarted holder took over in view 2 from
+     * epoch 0, while its peer, which entered view 2 from a heartbeat, kept the epoch of its rollbacks in view 0
+     * and took every transfer of view 2 for a stale one.
+     */
+    @Test
+    void shouldTakeTheTransferOfALaterViewEnteredFromAHeartbeat() {
+        SimulationRunner.runSeed("holder-crash", 96, SimulationRunner.DEFAULT_FAULT_MILLIS, false);
+    }
+
+    /**
      * Both replicas crash at once and restart from their disks (docs/primary-backup.md, "Whole-cluster
      * restart"): the one with the longer committed history takes over and serves the other; no acknowledged
      * write is lost.

@@ -65,10 +65,16 @@ final class SimReplica {
     private record StageOperation(String what, long nanos, Runnable work) {}
 
     /**
-     * What a replica's disk holds after a crash (storage.sync=batch): the state of its last committed batch,
-     * logged before the replica released any reply of it, as a full delta and the token it leads to.
+     * What a replica's disk holds after a crash: the state of a committed batch as a full delta and the token it
+     * leads to. With {@code everyAcknowledged} (storage.sync=batch) it is the last batch the replica committed,
+     * logged before it released any reply of it; without (a sync on an interval), an earlier one.
      */
-    record Disk(long seq, StateDelta state, Token token) {}
+    record Disk(long seq, StateDelta state, Token token, boolean everyAcknowledged) {
+        /** The same state, as the disk of a sync on an interval holds it. */
+        Disk synced() {
+            return new Disk(seq, state, token, false);
+        }
+    }
 
     SimReplica(
             Simulation sim,
@@ -86,10 +92,13 @@ final class SimReplica {
         this.startedAt = sim.now();
         this.stage = new ExecutionStage(app, KeyConflictMixer.unbounded(), new InlineExecutor());
         long recovered = disk.map(this::recover).orElse(0L);
-        this.synced = disk;
+        this.synced = disk.map(Disk::synced);
         this.syncedAt = startedAt;
         this.protocolStable = recovered;
         this.machine = new PrimaryBackup(config, new Bindings(), joining, recovered, seeds);
+        if (disk.map(Disk::everyAcknowledged).orElse(false)) {
+            machine.recoveredEveryAcknowledgedBatch();
+        }
     }
 
     /** Loads the state a disk holds into the fresh stage: the version it committed last, stable. */
@@ -116,7 +125,7 @@ final class SimReplica {
         if (token == null || token.seq() != seq) {
             throw new IllegalStateException(name() + ": no token for the version " + seq + " on its disk: " + token);
         }
-        return Optional.of(new Disk(seq, stage.deltaSince(0), token));
+        return Optional.of(new Disk(seq, stage.deltaSince(0), token, true));
     }
 
     /**
@@ -320,7 +329,7 @@ final class SimReplica {
                 && sim.now() - syncedAt >= SYNC_INTERVAL_NANOS
                 && token != null
                 && token.seq() == seq) {
-            synced = Optional.of(new Disk(seq, stage.deltaSince(0), token));
+            synced = Optional.of(new Disk(seq, stage.deltaSince(0), token, false));
             syncedAt = sim.now();
         }
     }

@@ -88,6 +88,10 @@ final class Simulation implements World {
      * suffix ({@code storage.sync=interval}) or be refused as corrupt (then it restarts empty).
      */
     private final boolean diskLoss;
+    /** Profile {@code holder-crash}: the holder of the solo grant crashes and restarts from its disk. */
+    private final boolean holderCrash;
+
+    private int holderCrashes;
 
     private final Settings settings;
     private final SplittableRandom root;
@@ -124,6 +128,7 @@ final class Simulation implements World {
         this.faults = Faults.named(profile);
         this.asymmetric = profile.equals("asymmetric");
         this.diskLoss = profile.equals("disk-loss");
+        this.holderCrash = profile.equals("holder-crash");
         this.settings = settings;
         this.root = new SplittableRandom(seed);
         this.log = new EventLog(60, settings.verbose());
@@ -341,6 +346,18 @@ final class Simulation implements World {
     }
 
     private void injectFault() {
+        if (holderCrash && holderCrashes < 2) {
+            for (SimReplica replica : replicas) {
+                if (replica != null
+                        && replica.alive()
+                        && !replica.paused()
+                        && replica.machine.isPrimary()
+                        && replica.machine.soloHeld()) {
+                    crashHolder(replica);
+                    return;
+                }
+            }
+        }
         if (now() < longFaultUntil) {
             return;
         }
@@ -533,6 +550,25 @@ final class Simulation implements World {
                     + after / MS + " ms");
             queue.after(after, "restart node " + node + " from its disk", () -> startReplica(node, true, disk));
         }
+    }
+
+    /**
+     * Profile {@code holder-crash}: the primary crashes while it holds the witness's solo grant (a long fault
+     * made its backup look silent, and it may have committed batches alone), and restarts from a disk that holds
+     * everything it committed ({@code storage.sync=batch}). Its history is then longer than its peer's, and it
+     * must go on from it (docs/primary-backup.md, "A holder that restarts"): no acknowledged write may be lost,
+     * and the pair must serve again once the faults stop.
+     */
+    private void crashHolder(SimReplica holder) {
+        Optional<SimReplica.Disk> disk = holder.disk();
+        holder.crash();
+        crashes++;
+        holderCrashes++;
+        long downFor = 20 * MS + faultRandom.nextLong(2 * FAILURE_TIMEOUT_NANOS);
+        log("fault: crash " + holder.name() + ", the holder of the witness's solo grant (committed "
+                + disk.map(SimReplica.Disk::seq).orElse(0L) + "), restart from its disk (sync=batch) in "
+                + downFor / MS + " ms");
+        queue.after(downFor, "restart node " + holder.node, () -> startReplica(holder.node, true, disk));
     }
 
     private void diverge(int node) {
