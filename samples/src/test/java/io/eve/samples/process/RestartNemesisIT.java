@@ -35,17 +35,33 @@ class RestartNemesisIT {
 
     private final Nemesis nemesis = new Nemesis(LIMIT);
 
+    /** The faults of one run, injected while the register clients run. */
+    @FunctionalInterface
+    private interface Faults {
+        void inject(ReplicaProcesses cluster, RegisterWorkload workload, int[] everyone) throws Exception;
+    }
+
     @Test
     void shouldKeepEveryAcknowledgedWriteThroughWholePairRestartsWithAWitness() throws Exception {
-        run("restart-nemesis-witness", true);
+        run("restart-nemesis-witness", true, this::wholeRestartsThenEachAlone);
     }
 
     @Test
     void shouldKeepEveryAcknowledgedWriteThroughWholePairRestartsWithoutAWitness() throws Exception {
-        run("restart-nemesis", false);
+        run("restart-nemesis", false, this::wholeRestartsThenEachAlone);
     }
 
-    private void run(String name, boolean witness) throws Exception {
+    /**
+     * docs/primary-backup.md, "A holder that restarts": the backup stopped, the primary goes on alone with the
+     * witness's grant, and is SIGKILLed while it holds it; the backup resumes and the witness refuses it. The
+     * primary, restarted from its disk with the longer history, takes over and serves the backup.
+     */
+    @Test
+    void shouldServeAgainWhenThePrimaryCrashesWhileCommittingAlone() throws Exception {
+        run("restart-nemesis-holder", true, this::primaryCrashesWhileAlone);
+    }
+
+    private void run(String name, boolean witness, Faults faults) throws Exception {
         deleteTree(Path.of("target", "process-it", name, "storage")); // workDir empties files, not folders
         Path dir = Nemesis.workDir(name);
         int processes = witness ? 3 : 2;
@@ -60,19 +76,7 @@ class RestartNemesisIT {
             long[] finalTags;
             try {
                 nemesis.awaitProgress(workload, 300);
-                for (int round = 1; round <= WHOLE_RESTARTS; round++) {
-                    nemesis.log("SIGKILL every process at once (" + processes + ")");
-                    cluster.killAtOnce(everyone);
-                    nemesis.log("restart every process from its storage.dir");
-                    for (int node : everyone) {
-                        cluster.restart(node);
-                    }
-                    int primary = cluster.primary(LIMIT);
-                    nemesis.log("node " + primary + " leads after restart " + round);
-                    nemesis.awaitProgress(workload, 300);
-                }
-                killOneAndRestart(cluster, workload, cluster.primary(LIMIT));
-                killOneAndRestart(cluster, workload, 1 - cluster.primary(LIMIT));
+                faults.inject(cluster, workload, everyone);
             } finally {
                 workload.stop();
             }
@@ -90,6 +94,44 @@ class RestartNemesisIT {
                     .as("state root of node 1 at batch %d", both[1].stableSeq())
                     .isEqualTo(both[0].stableRoot());
         }
+    }
+
+    private void wholeRestartsThenEachAlone(ReplicaProcesses cluster, RegisterWorkload workload, int[] everyone)
+            throws Exception {
+        for (int round = 1; round <= WHOLE_RESTARTS; round++) {
+            nemesis.log("SIGKILL every process at once (" + everyone.length + ")");
+            cluster.killAtOnce(everyone);
+            nemesis.log("restart every process from its storage.dir");
+            for (int node : everyone) {
+                cluster.restart(node);
+            }
+            int primary = cluster.primary(LIMIT);
+            nemesis.log("node " + primary + " leads after restart " + round);
+            nemesis.awaitProgress(workload, 300);
+        }
+        killOneAndRestart(cluster, workload, cluster.primary(LIMIT));
+        killOneAndRestart(cluster, workload, 1 - cluster.primary(LIMIT));
+    }
+
+    private void primaryCrashesWhileAlone(ReplicaProcesses cluster, RegisterWorkload workload, int[] everyone)
+            throws Exception {
+        int primary = cluster.primary(LIMIT);
+        int backup = 1 - primary;
+        nemesis.log("SIGSTOP node " + backup + " (backup)");
+        cluster.pause(backup);
+        // Acknowledged writes while the backup is stopped: the primary commits alone, with the witness's grant.
+        nemesis.awaitProgress(workload, 200);
+        long alone = cluster.status(primary).orElseThrow().stableSeq();
+        nemesis.log("node " + primary + " committed alone up to batch " + alone + "; SIGKILL it");
+        cluster.kill(primary);
+        cluster.resume(backup);
+        nemesis.log("SIGCONT node " + backup + "; restart node " + primary + " from its storage.dir");
+        cluster.restart(primary);
+        io.eve.ReplicaStatus leads =
+                cluster.awaitFullStatus(primary, status -> status.role() == io.eve.Replica.Role.PRIMARY, LIMIT);
+        nemesis.log("node " + primary + " leads again in view " + leads.view());
+        // As long as the other runs run in all: the history checked is of more than a thousand operations.
+        nemesis.awaitProgress(workload, 800);
     }
 
     /** SIGKILL of one replica while the other serves, then its restart from its disk and its catch-up. */
