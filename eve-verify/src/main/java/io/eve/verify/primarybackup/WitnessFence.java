@@ -26,10 +26,10 @@ public final class WitnessFence implements Fence {
     private FenceRequest pending;
     private long pendingSentAt;
     private boolean held;
+    private long heldView;
     /** The witness answered a give-back holding no grant for this node (until this node is granted one again). */
     private boolean gaveBack;
 
-    private long heldView;
     private boolean refused;
     private FenceAnswer refusal;
     private long lastNonce;
