@@ -4,10 +4,9 @@ import io.eve.config.ClusterConfig.Storage.Sync;
 import io.eve.execution.Token;
 import io.eve.merkle.StateDelta;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -20,6 +19,13 @@ import org.slf4j.LoggerFactory;
  * whatever the sync mode, and with sync = batch the other groups are forced on the interval's timer. Writes
  * checkpoint files, and installs each in the manifest once its batch is known committed; then deletes the log
  * segments it covers.
+ *
+ * <p>Waking: on demand with sync = batch nothing but a wanted batch needs the thread before the interval's
+ * timer, so a command wakes it only when it completes what is wanted (or stops it, or finds it idle); the
+ * rest waits for the next wake. A replica that releases no replies then wakes its writer about twice per
+ * interval instead of once per batch, and one whose replies wait wakes it once per force instead of once for
+ * the append and once for the want (docs/benchmarks.md, "Waking the storage thread"). Every other mode wakes
+ * it for every command, as a queue would.
  *
  * <p>Owns the {@link BatchLog} and {@link Checkpoints} while it runs; other threads only enqueue.
  */
@@ -42,15 +48,15 @@ final class StorageWriter implements Runnable {
 
     private record Stop() implements Command {}
 
-    /** Wakes the thread: a batch is {@linkplain #want wanted}. */
-    private record Wake() implements Command {}
-
-    private final LinkedBlockingQueue<Command> queue = new LinkedBlockingQueue<>();
+    private final Queue<Command> queue = new ConcurrentLinkedQueue<>();
     private final BatchLog log;
     private final Checkpoints checkpoints;
     private final Sync sync;
     private final long intervalNanos;
     private final boolean onDemand;
+    /** Commands wake the thread only when they must (on demand with sync = batch); see the class comment. */
+    private final boolean lazy;
+
     private final LongConsumer onDurable;
     private final Consumer<Throwable> onFailure;
     private final String name;
@@ -62,6 +68,11 @@ final class StorageWriter implements Runnable {
     private volatile long wanted;
     private volatile long forcedThrough;
     private long lastForce = System.nanoTime();
+    private volatile Thread runner;
+    /** The thread waits with no deadline: any command wakes it. */
+    private volatile boolean idle;
+    /** The last batch queued for the log (by one thread at a time: the stage's mailbox). */
+    private volatile long enqueued;
 
     StorageWriter(
             String name,
@@ -74,6 +85,7 @@ final class StorageWriter implements Runnable {
             Consumer<Throwable> onFailure) {
         this.name = name;
         this.onDemand = onDemand;
+        this.lazy = onDemand && config.sync() == Sync.BATCH;
         this.log = log;
         this.checkpoints = checkpoints;
         this.sync = config.sync();
@@ -84,21 +96,36 @@ final class StorageWriter implements Runnable {
         this.installed = recovered;
         this.durable = recovered;
         this.forcedThrough = recovered;
+        this.enqueued = recovered;
     }
 
     void enqueue(Command command) {
         queue.add(command);
+        boolean wantedNow = false;
+        if (command instanceof Append append) {
+            enqueued = append.batch().seq();
+            wantedNow = enqueued <= wanted;
+        }
+        // Queued (and counted) before reading whether the thread is idle or the batch wanted, which the thread
+        // and want() publish before they look at the queue: one side or the other sees the other's write.
+        if (!lazy || wantedNow || idle) {
+            LockSupport.unpark(runner);
+        }
     }
 
     void stop() {
         queue.add(new Stop());
+        LockSupport.unpark(runner);
     }
 
     /** Any thread: something waits until batch {@code seq} is durable (on demand: forced as soon as appended). */
     void want(long seq) {
         if (onDemand && seq > wanted) {
             wanted = seq;
-            queue.add(new Wake());
+            // A batch not queued yet wakes the thread when it is (enqueue): one wake-up for both, not two.
+            if (!lazy || seq <= enqueued) {
+                LockSupport.unpark(runner);
+            }
         }
     }
 
@@ -118,23 +145,24 @@ final class StorageWriter implements Runnable {
 
     @Override
     public void run() {
-        List<Command> group = new ArrayList<>();
+        runner = Thread.currentThread();
         try {
             boolean stopping = false;
-            while (!stopping) {
-                Command first = (sync == Sync.INTERVAL || (onDemand && sync == Sync.BATCH)) && log.unforced()
-                        ? queue.poll(Math.max(0, lastForce + intervalNanos - System.nanoTime()), TimeUnit.NANOSECONDS)
-                        : queue.take();
-                if (first != null) {
-                    group.add(first);
-                    queue.drainTo(group);
-                }
-                for (Command command : group) {
+            while (true) {
+                boolean applied = false;
+                for (Command command = queue.poll(); command != null; command = queue.poll()) {
                     stopping |= command instanceof Stop;
                     apply(command);
+                    applied = true;
                 }
-                group.clear();
                 publish(stopping);
+                if (stopping) {
+                    break;
+                }
+                await(applied);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -148,6 +176,28 @@ final class StorageWriter implements Runnable {
                 LOG.warn("{}: closing the log failed", name, e);
             }
         }
+    }
+
+    /**
+     * Waits for the next command that wakes the thread, or until the interval's force is due; returns early
+     * on a spurious wake-up (the loop only drains and publishes again).
+     *
+     * @param applied whether the last round applied a command: lazily, more may be queued unseen
+     */
+    private void await(boolean applied) {
+        boolean timed = lazy ? applied || log.unforced() : sync == Sync.INTERVAL && log.unforced();
+        if (timed) {
+            long left = lastForce + intervalNanos - System.nanoTime();
+            if (left > 0) {
+                LockSupport.parkNanos(this, left);
+            }
+            return;
+        }
+        idle = true;
+        if (queue.isEmpty()) {
+            LockSupport.park(this);
+        }
+        idle = false;
     }
 
     private void apply(Command command) throws IOException {

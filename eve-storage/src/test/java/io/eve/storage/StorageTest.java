@@ -185,6 +185,61 @@ class StorageTest {
     }
 
     /**
+     * On demand with sync = batch an append wakes the storage thread only when it completes a wanted batch: a
+     * want that arrives before its batch is served by the append that brings it, at once, not at the interval
+     * (an hour), even while the thread waits for that interval.
+     */
+    @Test
+    void shouldForceAtOnceWhenTheWantedBatchIsAppendedAfterTheWant() throws Exception {
+        AtomicInteger forces = new AtomicInteger();
+        Opened opened = openOnDemand(config().withSync(Sync.BATCH, Duration.ofHours(1)), forces);
+        Storage storage = opened.storage();
+        List<LoggedBatch> batches = Counters.run(opened.stage(), 1, 3, KEYS);
+        storage.append(batches.get(0));
+        storage.append(batches.get(1));
+        storage.want(2);
+        // Having just written and forced, the thread waits for the interval.
+        awaitAtLeast(storage::forcedSeq, 2, "forced batch");
+        storage.want(3);
+        storage.append(batches.get(2));
+        awaitDurable(storage, 3);
+        storage.close();
+    }
+
+    /**
+     * Batches nobody waits for do not wake the storage thread, but the interval still forces them, and an
+     * append to an idle thread (nothing appended since its last force) starts that interval.
+     */
+    @Test
+    void shouldForceUnwantedBatchesOnTheIntervalAfterAnIdleSpell() throws Exception {
+        AtomicInteger forces = new AtomicInteger();
+        Opened opened = openOnDemand(config().withSync(Sync.BATCH, Duration.ofMillis(50)), forces);
+        Storage storage = opened.storage();
+        List<LoggedBatch> batches = Counters.run(opened.stage(), 1, 4, KEYS);
+        batches.subList(0, 2).forEach(storage::append);
+        awaitDurable(storage, 2);
+        Thread.sleep(200); // idle: nothing appended, nothing unforced
+        batches.subList(2, 4).forEach(storage::append);
+        awaitDurable(storage, 4);
+        storage.close();
+    }
+
+    /** Appends queued without waking the thread are written and forced when storage closes. */
+    @Test
+    void shouldForceQueuedAppendsOnClose() throws Exception {
+        AtomicInteger forces = new AtomicInteger();
+        StorageConfig config = config().withSync(Sync.BATCH, Duration.ofHours(1));
+        Opened opened = openOnDemand(config, forces);
+        Storage storage = opened.storage();
+        Counters.run(opened.stage(), 1, 3, KEYS).forEach(storage::append);
+        storage.close();
+        assertThat(storage.durableSeq()).isEqualTo(3);
+        Opened again = open(config, FileSync.FORCE);
+        assertThat(again.recovered().seq()).isEqualTo(3);
+        again.storage().close();
+    }
+
+    /**
      * With sync = none the log reports batches durable once the operating system has them, but only a force puts
      * them on disk: what waits for the disk (the executed tail) asks, and reads the forced batch.
      */
