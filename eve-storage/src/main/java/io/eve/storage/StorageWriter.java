@@ -48,6 +48,9 @@ final class StorageWriter implements Runnable {
 
     private record Stop() implements Command {}
 
+    /** The most commands one group applies before it publishes (and forces, if due or wanted). */
+    private static final int MAX_GROUP = 4096;
+
     private final Queue<Command> queue = new ConcurrentLinkedQueue<>();
     private final BatchLog log;
     private final Checkpoints checkpoints;
@@ -149,17 +152,18 @@ final class StorageWriter implements Runnable {
         try {
             boolean stopping = false;
             while (true) {
-                boolean applied = false;
-                for (Command command = queue.poll(); command != null; command = queue.poll()) {
+                int applied = 0;
+                for (Command command; applied < MAX_GROUP && (command = queue.poll()) != null; applied++) {
                     stopping |= command instanceof Stop;
                     apply(command);
-                    applied = true;
                 }
                 publish(stopping);
                 if (stopping) {
                     break;
                 }
-                await(applied);
+                if (applied < MAX_GROUP) {
+                    await(applied > 0);
+                }
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
