@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * segments it covers.
  *
  * <p>Waking: on demand with sync = batch nothing but a wanted batch needs the thread before the interval's
- * timer, so a command wakes it only when it completes what is wanted (or stops it, or finds it idle); the
- * rest waits for the next wake. A replica that releases no replies then wakes its writer about twice per
+ * timer, so an append wakes it only when it completes what is wanted (or finds it idle); other appends wait
+ * for the next wake, other commands wake it. A replica that releases no replies then wakes its writer about twice per
  * interval instead of once per batch, and one whose replies wait wakes it once per force instead of once for
  * the append and once for the want (docs/benchmarks.md, "Waking the storage thread"). Every other mode wakes
  * it for every command, as a queue would.
@@ -111,7 +111,9 @@ final class StorageWriter implements Runnable {
         }
         // Queued (and counted) before reading whether the thread is idle or the batch wanted, which the thread
         // and want() publish before they look at the queue: one side or the other sees the other's write.
-        if (!lazy || wantedNow || idle) {
+        // Checkpoints and discards (one per checkpoint-every batches, and after a transfer, whose batch a
+        // reply may want with no append to wake the thread) always wake it.
+        if (!lazy || !(command instanceof Append) || wantedNow || idle) {
             LockSupport.unpark(runner);
         }
     }

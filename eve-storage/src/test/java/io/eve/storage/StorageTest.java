@@ -224,6 +224,26 @@ class StorageTest {
         storage.close();
     }
 
+    /**
+     * After a state transfer the batch a reply waits for is covered by a checkpoint, not by an append: the
+     * checkpoint wakes the thread, which would otherwise sleep until the interval (an hour).
+     */
+    @Test
+    void shouldMakeATransferredBatchDurableWithoutWaitingForTheInterval() throws Exception {
+        AtomicInteger forces = new AtomicInteger();
+        Opened opened = openOnDemand(config().withSync(Sync.BATCH, Duration.ofHours(1)), forces);
+        Storage storage = opened.storage();
+        List<LoggedBatch> batches = Counters.run(opened.stage(), 1, 3, KEYS);
+        storage.append(batches.get(0));
+        storage.want(1);
+        awaitDurable(storage, 1);
+        storage.append(batches.get(1)); // nobody waits for it: the thread now waits for the interval
+        storage.onTransferred(opened.stage(), 1); // batch 3 arrived by transfer: a checkpoint, no append
+        storage.want(3);
+        awaitDurable(storage, 3);
+        storage.close();
+    }
+
     /** Appends queued without waking the thread are written and forced when storage closes. */
     @Test
     void shouldForceQueuedAppendsOnClose() throws Exception {
