@@ -218,7 +218,7 @@ class StorageTest {
         List<LoggedBatch> batches = Counters.run(opened.stage(), 1, 4, KEYS);
         batches.subList(0, 2).forEach(storage::append);
         awaitDurable(storage, 2);
-        Thread.sleep(200); // idle: nothing appended, nothing unforced
+        awaitWriterIdle(); // nothing appended, nothing unforced: it waits with no deadline
         batches.subList(2, 4).forEach(storage::append);
         awaitDurable(storage, 4);
         storage.close();
@@ -294,6 +294,20 @@ class StorageTest {
 
         awaitDurable(storage, 3); // nobody asked: forced all the same
         storage.close();
+    }
+
+    /** Waits (up to 20 s) until node 0's storage thread parks with no deadline: only a command wakes it. */
+    private static void awaitWriterIdle() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            boolean idle = Thread.getAllStackTraces().keySet().stream()
+                    .anyMatch(t -> t.getName().equals("eve-storage-node-0") && t.getState() == Thread.State.WAITING);
+            if (idle) {
+                return;
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("the storage thread never went idle");
     }
 
     private static void awaitDurable(Storage storage, long seq) throws InterruptedException {
